@@ -1,0 +1,68 @@
+"""Every API error is JSON: {"code": ..., "detail": ...}, plus "errors" for field problems."""
+
+from typing import Any
+
+from django.http import HttpRequest, JsonResponse
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+
+def _first_code(codes: Any) -> str:
+    if isinstance(codes, str):
+        return codes
+    if isinstance(codes, dict):
+        return _first_code(next(iter(codes.values()), "invalid"))
+    if isinstance(codes, list) and codes:
+        return _first_code(codes[0])
+    return "error"
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None  # a real bug: Django's 500 handling (handler500 below for /api/) takes it
+    if isinstance(exc, exceptions.ValidationError):
+        body: dict[str, Any] = {
+            "code": "invalid",
+            "detail": "The request has invalid fields.",
+            "errors": response.data,
+        }
+        if isinstance(response.data, list):
+            body = {"code": "invalid", "detail": " ".join(str(m) for m in response.data)}
+    elif isinstance(exc, exceptions.APIException):
+        body = {"code": _first_code(exc.get_codes()), "detail": str(exc.detail)}
+    else:  # Http404 and PermissionDenied from Django, converted by DRF
+        data = response.data if isinstance(response.data, dict) else {}
+        body = {
+            "code": "not_found" if response.status_code == 404 else "error",
+            "detail": str(data.get("detail", "Error.")),
+        }
+    response.data = body
+    return response
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def json_or_html_404(request: HttpRequest, exception: Exception | None = None) -> Any:
+    if _wants_json(request):
+        return JsonResponse(
+            {"code": "not_found", "detail": f"No API endpoint at {request.path}."},
+            status=status.HTTP_404_NOT_FOUND,
+        )
+    from django.views.defaults import page_not_found
+
+    return page_not_found(request, exception)
+
+
+def json_or_html_500(request: HttpRequest) -> Any:
+    if _wants_json(request):
+        return JsonResponse(
+            {"code": "server_error", "detail": "Something went wrong on our side."},
+            status=status.HTTP_500_INTERNAL_SERVER_ERROR,
+        )
+    from django.views.defaults import server_error
+
+    return server_error(request)

@@ -1,0 +1,19 @@
+from django.urls import path, re_path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.routers import DefaultRouter
+
+from cardsite.api.errors import json_or_html_404
+from cardsite.catalogue.api.views import CardViewSet, GameViewSet, SetViewSet
+
+router = DefaultRouter()
+router.register("games", GameViewSet, basename="game")
+router.register("sets", SetViewSet, basename="set")
+router.register("cards", CardViewSet, basename="card")
+
+urlpatterns = [
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="v1:schema"), name="docs"),
+    *router.urls,
+    # Last: anything else under /api/ is a JSON 404, even with DEBUG on.
+    re_path(r"^.*$", json_or_html_404, name="not-found"),
+]

@@ -1,0 +1,45 @@
+"""Query-string filters for the card list.
+
+An unknown value is a 400 that names it, not a silently empty page.
+"""
+
+from django.db.models import QuerySet
+from django_filters import rest_framework as filters
+from rest_framework.exceptions import ValidationError
+
+from cardsite.catalogue.models import Card, CardSet, CardType, Faction, Game
+from engines.base import slugify
+
+
+def _require(model: type, field: str, lookup: dict[str, str], what: str, value: str) -> None:
+    if not model.objects.filter(**lookup).exists():
+        raise ValidationError({field: [f"No {what} {value!r}."]})
+
+
+class CardFilter(filters.FilterSet):
+    game = filters.CharFilter(method="filter_game", help_text="Game slug.")
+    set = filters.CharFilter(method="filter_set", help_text="Set code, e.g. TAC-SMP.")
+    faction = filters.CharFilter(
+        method="filter_faction", help_text="Faction, race, suit or affiliation (name or slug)."
+    )
+    type = filters.CharFilter(method="filter_type", help_text="Card type (name or slug).")
+
+    class Meta:
+        model = Card
+        fields: list[str] = []
+
+    def filter_game(self, cards: QuerySet[Card], name: str, value: str) -> QuerySet[Card]:
+        _require(Game, "game", {"slug": value}, "game", value)
+        return cards.filter(game__slug=value)
+
+    def filter_set(self, cards: QuerySet[Card], name: str, value: str) -> QuerySet[Card]:
+        _require(CardSet, "set", {"code__iexact": value}, "set", value)
+        return cards.filter(card_set__code__iexact=value)
+
+    def filter_faction(self, cards: QuerySet[Card], name: str, value: str) -> QuerySet[Card]:
+        _require(Faction, "faction", {"slug": slugify(value)}, "faction", value)
+        return cards.filter(factions__slug=slugify(value))
+
+    def filter_type(self, cards: QuerySet[Card], name: str, value: str) -> QuerySet[Card]:
+        _require(CardType, "type", {"slug": slugify(value)}, "card type", value)
+        return cards.filter(card_type__slug=slugify(value))

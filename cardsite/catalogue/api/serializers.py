@@ -1,0 +1,304 @@
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+from rest_framework.reverse import reverse
+
+from cardsite.catalogue.models import (
+    Card,
+    CardSet,
+    Errata,
+    Faction,
+    Game,
+    Keyword,
+    Rarity,
+    Ruling,
+    Term,
+)
+
+
+def _absolute(context: dict[str, Any], path: str) -> str:
+    return context["request"].build_absolute_uri(path)
+
+
+class SetSerializer(serializers.ModelSerializer):
+    game = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    official = serializers.BooleanField(source="is_official")
+    card_count = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = CardSet
+        fields = ["game", "code", "name", "release_date", "official", "description", "card_count"]
+
+
+class SetRefSerializer(serializers.ModelSerializer):
+    official = serializers.BooleanField(source="is_official")
+
+    class Meta:
+        model = CardSet
+        fields = ["code", "name", "official"]
+
+
+class FactionSerializer(serializers.ModelSerializer):
+    official = serializers.BooleanField(source="is_official")
+
+    class Meta:
+        model = Faction
+        fields = [
+            "name",
+            "slug",
+            "kind",
+            "abbreviation",
+            "colour",
+            "official",
+            "description",
+            "source",
+        ]
+
+
+class FactionRefSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Faction
+        fields = ["name", "slug", "colour"]
+
+
+class KeywordSerializer(serializers.ModelSerializer):
+    factions = serializers.SlugRelatedField(slug_field="name", many=True, read_only=True)
+
+    class Meta:
+        model = Keyword
+        fields = [
+            "name",
+            "slug",
+            "kind",
+            "abbreviation",
+            "reminder_text",
+            "description",
+            "factions",
+            "source",
+        ]
+
+
+class KeywordRefSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Keyword
+        fields = ["name", "slug", "kind", "reminder_text"]
+
+
+class RaritySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Rarity
+        fields = ["name", "slug", "order", "source"]
+
+
+class TermSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Term
+        fields = ["name", "slug", "text", "source"]
+
+
+class RulingSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Ruling
+        fields = ["date", "text", "source"]
+
+
+class ErrataSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Errata
+        fields = ["date", "text", "source"]
+
+
+class CardSerializer(serializers.ModelSerializer):
+    id = serializers.CharField(
+        source="short_id",
+        read_only=True,
+        help_text="Short, stable id; also the short link /c/<id>.",
+    )
+    url = serializers.SerializerMethodField()
+    page_url = serializers.SerializerMethodField()
+    short_url = serializers.SerializerMethodField()
+    game = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    set = SetRefSerializer(source="card_set", read_only=True)
+    type = serializers.CharField(source="card_type.name", read_only=True)
+    classifications = serializers.SlugRelatedField(
+        source="subtypes", slug_field="name", many=True, read_only=True
+    )
+    factions = FactionRefSerializer(many=True, read_only=True)
+    rarity = serializers.SlugRelatedField(slug_field="name", read_only=True, allow_null=True)
+    keywords = KeywordRefSerializer(many=True, read_only=True)
+    text = serializers.CharField(source="rules_text", read_only=True)
+    flavour = serializers.CharField(source="flavour_text", read_only=True)
+    art = serializers.SerializerMethodField()
+    stats = serializers.SerializerMethodField()
+    sample = serializers.BooleanField(
+        source="is_sample", read_only=True, help_text="True for unofficial sample data."
+    )
+    rulings = RulingSerializer(many=True, read_only=True)
+    errata = ErrataSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Card
+        fields = [
+            "id",
+            "url",
+            "page_url",
+            "short_url",
+            "game",
+            "set",
+            "number",
+            "name",
+            "slug",
+            "type",
+            "classifications",
+            "factions",
+            "rarity",
+            "keywords",
+            "text",
+            "flavour",
+            "artist",
+            "art",
+            "stats",
+            "sample",
+            "source",
+            "notes",
+            "rulings",
+            "errata",
+            "updated_at",
+        ]
+
+    def get_url(self, card: Card) -> str:
+        return reverse("card-detail", args=[card.short_id], request=self.context["request"])
+
+    def get_page_url(self, card: Card) -> str:
+        return _absolute(self.context, card.get_absolute_url())
+
+    def get_short_url(self, card: Card) -> str:
+        return _absolute(self.context, card.get_short_url())
+
+    @extend_schema_field(OpenApiTypes.URI)
+    def get_art(self, card: Card) -> str | None:
+        return _absolute(self.context, card.art.url) if card.art else None
+
+    @extend_schema_field(
+        {
+            "type": "object",
+            "additionalProperties": {"oneOf": [{"type": "integer"}, {"type": "string"}]},
+            "description": "The game's stats, by the keys its engine declares (see the game's "
+            "stat_schema). A stat the source does not give is absent.",
+        }
+    )
+    def get_stats(self, card: Card) -> dict[str, Any]:
+        return card.stats
+
+
+class StatSchemaSerializer(serializers.Serializer):
+    key = serializers.CharField()
+    label = serializers.CharField()
+    kind = serializers.CharField()
+    aliases = serializers.ListField(child=serializers.CharField())
+    choices = serializers.ListField(child=serializers.CharField())
+    minimum = serializers.IntegerField(allow_null=True)
+    maximum = serializers.IntegerField(allow_null=True)
+    help = serializers.CharField()
+
+
+class CardTypeSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    slug = serializers.CharField()
+    zone = serializers.CharField(allow_null=True)
+    source = serializers.CharField()
+
+
+class ZoneSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    description = serializers.CharField()
+
+
+class GameSerializer(serializers.ModelSerializer):
+    url = serializers.SerializerMethodField()
+    page_url = serializers.SerializerMethodField()
+    cards_url = serializers.SerializerMethodField()
+    card_count = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = Game
+        fields = [
+            "slug",
+            "name",
+            "players",
+            "play_time",
+            "description",
+            "card_count",
+            "url",
+            "page_url",
+            "cards_url",
+        ]
+
+    def get_url(self, game: Game) -> str:
+        return reverse("game-detail", args=[game.slug], request=self.context["request"])
+
+    def get_page_url(self, game: Game) -> str:
+        return _absolute(self.context, game.get_absolute_url())
+
+    def get_cards_url(self, game: Game) -> str:
+        base = reverse("card-list", request=self.context["request"])
+        return f"{base}?game={game.slug}"
+
+
+class GameDetailSerializer(GameSerializer):
+    source = serializers.CharField()
+    stat_schema = serializers.SerializerMethodField()
+    card_types = serializers.SerializerMethodField()
+    zones = serializers.SerializerMethodField()
+    sets = SetSerializer(many=True, read_only=True)
+    factions = FactionSerializer(many=True, read_only=True)
+    rarities = RaritySerializer(many=True, read_only=True)
+    keywords = KeywordSerializer(many=True, read_only=True)
+    terms = TermSerializer(many=True, read_only=True)
+
+    class Meta(GameSerializer.Meta):
+        fields = [
+            *GameSerializer.Meta.fields,
+            "source",
+            "stat_schema",
+            "card_types",
+            "zones",
+            "sets",
+            "factions",
+            "rarities",
+            "keywords",
+            "terms",
+        ]
+
+    @extend_schema_field(StatSchemaSerializer(many=True))
+    def get_stat_schema(self, game: Game) -> list[dict[str, Any]]:
+        return [
+            {
+                "key": s.key,
+                "label": s.label,
+                "kind": str(s.kind),
+                "aliases": list(s.aliases),
+                "choices": list(s.choices),
+                "minimum": s.minimum,
+                "maximum": s.maximum,
+                "help": s.help,
+            }
+            for s in game.engine.stats
+        ]
+
+    @extend_schema_field(CardTypeSerializer(many=True))
+    def get_card_types(self, game: Game) -> list[dict[str, Any]]:
+        return [
+            {"name": t.name, "slug": t.slug, "zone": t.zone, "source": t.source}
+            for t in game.engine.card_types
+        ]
+
+    @extend_schema_field(ZoneSerializer(many=True))
+    def get_zones(self, game: Game) -> list[dict[str, Any]]:
+        return [
+            {"slug": z.slug, "name": z.name, "description": z.description}
+            for z in game.engine.zones
+        ]

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class CatalogueConfig(AppConfig):
+    name = "cardsite.catalogue"
+    label = "catalogue"
+    verbose_name = "Card catalogue"

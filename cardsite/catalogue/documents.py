@@ -1,0 +1,254 @@
+"""Catalogue documents: the JSON and CSV files that fixtures, imports and exports share.
+
+Reading keeps the line every record starts on, so that an import can say where each
+problem is. Nothing here touches the database.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from engines.base import StatField
+
+FORMAT = "cardsite-catalogue"
+VERSION = 1
+SECTIONS = ("sets", "factions", "rarities", "keywords", "terms", "cards")
+
+# CSV carries cards only; list cells are separated by this, nested records are JSON.
+LIST_SEPARATOR = ";"
+CSV_LEADING_COLUMNS = (
+    "set",
+    "number",
+    "name",
+    "type",
+    "subtypes",
+    "factions",
+    "rarity",
+    "keywords",
+    "text",
+    "flavour",
+    "artist",
+)
+CSV_TRAILING_COLUMNS = ("source", "notes", "short_id", "rulings", "errata")
+CSV_LIST_COLUMNS = frozenset({"subtypes", "factions", "keywords"})
+CSV_JSON_COLUMNS = frozenset({"rulings", "errata"})
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with an input, and where: a line of the file and a field of the record."""
+
+    line: int | None
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"line {self.line}" if self.line is not None else "file"
+        return (
+            f"{where}, {self.field}: {self.message}" if self.field else f"{where}: {self.message}"
+        )
+
+
+class DocumentError(Exception):
+    def __init__(self, problems: Iterable[Problem]) -> None:
+        self.problems = list(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+@dataclass(frozen=True)
+class Record:
+    line: int | None
+    data: Mapping[str, Any]
+
+
+@dataclass
+class Document:
+    game: Record | None = None
+    sections: dict[str, list[Record]] = field(default_factory=lambda: {s: [] for s in SECTIONS})
+
+    @property
+    def cards(self) -> list[Record]:
+        return self.sections["cards"]
+
+
+def _line_of(text: str, index: int) -> int:
+    return text.count("\n", 0, index) + 1
+
+
+class _Walker:
+    """Walks a JSON text with the stdlib scanner, noting where each value starts."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.scan = json.JSONDecoder().scan_once
+
+    def skip(self, index: int) -> int:
+        while index < len(self.text) and self.text[index] in " \t\r\n":
+            index += 1
+        return index
+
+    def records(self, index: int) -> tuple[list[Record], int]:
+        """The elements of the array at `index`, each with its line, and the index after it."""
+        index = self.skip(index)
+        records: list[Record] = []
+        index = self.skip(index + 1)
+        if self.text[index] == "]":
+            return records, index + 1
+        while True:
+            value, end = self.scan(self.text, index)
+            records.append(Record(_line_of(self.text, index), value))
+            index = self.skip(end)
+            if self.text[index] == "]":
+                return records, index + 1
+            index = self.skip(index + 1)  # the comma
+
+    def top_level(self) -> Document:
+        doc = Document()
+        index = self.skip(0)
+        if self.text[index] == "[":
+            doc.sections["cards"], _ = self.records(index)
+            return doc
+        index = self.skip(index + 1)
+        while self.text[index] != "}":
+            key, index = self.scan(self.text, index)
+            index = self.skip(self.skip(index) + 1)  # the colon
+            if key in SECTIONS and self.text[index] == "[":
+                doc.sections[key], index = self.records(index)
+            else:
+                value, end = self.scan(self.text, index)
+                if key == "game":
+                    doc.game = Record(_line_of(self.text, index), value)
+                index = end
+            index = self.skip(index)
+            if self.text[index] == ",":
+                index = self.skip(index + 1)
+        return doc
+
+
+def read_json(text: str) -> Document:
+    try:
+        parsed = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DocumentError(
+            [Problem(exc.lineno, "", f"not valid JSON: {exc.msg} (column {exc.colno})")]
+        ) from None
+    if isinstance(parsed, list):
+        pass
+    elif isinstance(parsed, dict):
+        problems = []
+        if parsed.get("format", FORMAT) != FORMAT:
+            problems.append(Problem(1, "format", f"expected {FORMAT!r}, got {parsed['format']!r}"))
+        if parsed.get("version", VERSION) != VERSION:
+            problems.append(Problem(1, "version", f"only version {VERSION} is understood"))
+        for key in SECTIONS:
+            if key in parsed and not isinstance(parsed[key], list):
+                problems.append(Problem(1, key, "must be a list"))
+        if problems:
+            raise DocumentError(problems)
+    else:
+        raise DocumentError([Problem(1, "", "expected a JSON object or a list of cards")])
+    # The text parsed, so the walk below cannot fail; it only recovers line numbers.
+    return _Walker(text).top_level()
+
+
+def _split_list(cell: str) -> list[str]:
+    return [part.strip() for part in cell.split(LIST_SEPARATOR) if part.strip()]
+
+
+def read_csv(text: str, stat_fields: Iterable[StatField]) -> Document:
+    """Cards from CSV. Stat columns are named by the engine's stat keys; other columns are fixed."""
+    stat_by_key = {spec.key: spec for spec in stat_fields}
+    stat_keys = list(stat_by_key)
+    known = set(CSV_LEADING_COLUMNS) | set(CSV_TRAILING_COLUMNS) | set(stat_keys)
+    reader = csv.DictReader(io.StringIO(text))
+    header = reader.fieldnames or []
+    problems = [
+        Problem(
+            1,
+            column,
+            f"unknown column; stat columns for this game: {', '.join(stat_keys) or 'none'}",
+        )
+        for column in header
+        if column not in known
+    ]
+    problems += [
+        Problem(1, column, "required column is missing")
+        for column in ("set", "number", "name", "type")
+        if column not in header
+    ]
+    if problems:
+        raise DocumentError(problems)
+
+    doc = Document()
+    line = 1
+    for row in reader:
+        start, line = line + 1, reader.line_num
+        if None in row:
+            problems.append(Problem(start, "", "more cells than there are columns"))
+            continue
+        record: dict[str, Any] = {"stats": {}}
+        for column, cell in row.items():
+            cell = cell or ""
+            if column in stat_keys:
+                if cell.strip():
+                    record["stats"][column] = stat_by_key[column].coerce(cell)
+            elif column in CSV_LIST_COLUMNS:
+                record[column] = _split_list(cell)
+            elif column in CSV_JSON_COLUMNS:
+                try:
+                    record[column] = json.loads(cell) if cell.strip() else []
+                except json.JSONDecodeError as exc:
+                    problems.append(Problem(start, column, f"not valid JSON: {exc.msg}"))
+            else:
+                record[column] = cell
+        doc.sections["cards"].append(Record(start, record))
+    if problems:
+        raise DocumentError(problems)
+    return doc
+
+
+def write_json(document: Mapping[str, Any]) -> str:
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_csv(cards: Iterable[Mapping[str, Any]], stat_keys: Iterable[str]) -> str:
+    stat_keys = list(stat_keys)
+    columns = [*CSV_LEADING_COLUMNS, *stat_keys, *CSV_TRAILING_COLUMNS]
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
+    writer.writeheader()
+    for card in cards:
+        row: dict[str, str] = {}
+        for column in columns:
+            if column in stat_keys:
+                value = card.get("stats", {}).get(column)
+                row[column] = "" if value is None else str(value)
+            elif column in CSV_LIST_COLUMNS:
+                row[column] = f"{LIST_SEPARATOR} ".join(card.get(column) or [])
+            elif column in CSV_JSON_COLUMNS:
+                entries = card.get(column) or []
+                row[column] = json.dumps(entries, ensure_ascii=False) if entries else ""
+            else:
+                value = card.get(column)
+                row[column] = "" if value is None else str(value)
+        writer.writerow(row)
+    return out.getvalue()
+
+
+def read_document(raw: bytes, fmt: str, stat_fields: Iterable[StatField]) -> Document:
+    """A document from file bytes in `fmt` ("json" or "csv")."""
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise DocumentError([Problem(line, "", "the file is not UTF-8 text")]) from None
+    if fmt == "json":
+        return read_json(text)
+    if fmt == "csv":
+        return read_csv(text, stat_fields)
+    raise DocumentError([Problem(None, "format", f"unknown format {fmt!r}; use json or csv")])

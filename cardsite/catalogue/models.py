@@ -1,0 +1,333 @@
+"""The card catalogue: games, their sets, factions, types, keywords and cards.
+
+A game's rules (stat schema, card types, zones) live in its engine module in `engines/`;
+these models hold the data, and check it against that engine.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.core.exceptions import ValidationError
+from django.core.validators import RegexValidator
+from django.db import models
+from django.urls import reverse
+
+from engines import ENGINES, get_engine
+from engines.base import GameEngine
+
+
+class Game(models.Model):
+    slug = models.SlugField(unique=True)
+    name = models.CharField(max_length=100)
+    players = models.CharField(max_length=20, blank=True, help_text="Player count, e.g. 2-4.")
+    play_time = models.CharField(max_length=40, blank=True)
+    description = models.CharField(max_length=300, blank=True, help_text="One line.")
+    source = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("catalogue:game", args=[self.slug])
+
+    @property
+    def engine(self) -> GameEngine:
+        return get_engine(self.slug)
+
+    def clean(self) -> None:
+        if self.slug not in ENGINES:
+            raise ValidationError({"slug": f"No engine module declares the game {self.slug!r}."})
+
+
+class CardSet(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="sets")
+    code = models.CharField(max_length=20)
+    name = models.CharField(max_length=120)
+    release_date = models.DateField(null=True, blank=True)
+    is_official = models.BooleanField(
+        default=True, help_text="Unticked: unofficial sample data, labelled so wherever it shows."
+    )
+    description = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["game__name", "-is_official", "code"]
+        constraints = [models.UniqueConstraint(fields=["game", "code"], name="unique_set_code")]
+        verbose_name = "set"
+
+    def __str__(self) -> str:
+        label = "" if self.is_official else " (unofficial sample)"
+        return f"{self.name} [{self.code}]{label}"
+
+
+class Faction(models.Model):
+    """A faction, race, suit or affiliation: each game calls its colours something else."""
+
+    class Kind(models.TextChoices):
+        FACTION = "faction"
+        RACE = "race"
+        SUIT = "suit"
+        AFFILIATION = "affiliation"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="factions")
+    name = models.CharField(max_length=60)
+    slug = models.SlugField(max_length=60)
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.FACTION)
+    abbreviation = models.CharField(max_length=4, blank=True)
+    colour = models.CharField(
+        max_length=7,
+        default="#777777",
+        validators=[RegexValidator(r"^#[0-9a-fA-F]{6}$", "A colour is #RRGGBB.")],
+        help_text="Display colour chosen by the site, not a rulebook fact.",
+    )
+    is_official = models.BooleanField(default=True)
+    description = models.TextField(blank=True)
+    source = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["game__name", "name"]
+        constraints = [models.UniqueConstraint(fields=["game", "slug"], name="unique_faction")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class CardType(models.Model):
+    """Mirrors the card types an engine declares; synchronised from it, not edited by hand."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="card_types")
+    name = models.CharField(max_length=40)
+    slug = models.SlugField(max_length=40)
+    zone = models.CharField(max_length=20, blank=True, help_text="Empty: never in a deck.")
+    description = models.CharField(max_length=300, blank=True)
+    source = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["game__name", "name"]
+        constraints = [models.UniqueConstraint(fields=["game", "slug"], name="unique_card_type")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Subtype(models.Model):
+    """A classification written beside the type (Orion's "Planet — Ice Planet", Fate's horses)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="subtypes")
+    name = models.CharField(max_length=60)
+    slug = models.SlugField(max_length=60)
+
+    class Meta:
+        ordering = ["game__name", "name"]
+        constraints = [models.UniqueConstraint(fields=["game", "slug"], name="unique_subtype")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Rarity(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rarities")
+    name = models.CharField(max_length=30)
+    slug = models.SlugField(max_length=30)
+    order = models.PositiveSmallIntegerField(help_text="Higher is rarer; searches compare on it.")
+    source = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["game__name", "order"]
+        verbose_name_plural = "rarities"
+        constraints = [
+            models.UniqueConstraint(fields=["game", "slug"], name="unique_rarity"),
+            models.UniqueConstraint(fields=["game", "order"], name="unique_rarity_order"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Keyword(models.Model):
+    class Kind(models.TextChoices):
+        ATTRIBUTE = "attribute"
+        STATUS = "status"
+        MECHANIC = "mechanic"
+        TRIGGER = "trigger"
+        EVERGREEN = "evergreen"
+        RACIAL = "racial"
+        BATTLE = "battle", "battle keyword"
+        EFFECT_TYPE = "effect_type", "effect type"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="keywords")
+    name = models.CharField(max_length=60)
+    slug = models.SlugField(max_length=60)
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    abbreviation = models.CharField(max_length=4, blank=True)
+    reminder_text = models.TextField(blank=True)
+    description = models.TextField(blank=True)
+    factions = models.ManyToManyField(
+        Faction, blank=True, related_name="keywords", help_text="Races a racial keyword belongs to."
+    )
+    source = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["game__name", "name"]
+        constraints = [models.UniqueConstraint(fields=["game", "slug"], name="unique_keyword")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Term(models.Model):
+    """A glossary term the rulebook defines (Bury, Deplete, Nearby...)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="terms")
+    name = models.CharField(max_length=80)
+    slug = models.SlugField(max_length=80)
+    text = models.TextField()
+    source = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["game__name", "name"]
+        constraints = [models.UniqueConstraint(fields=["game", "slug"], name="unique_term")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def number_sort_key(number: str) -> int:
+    """Leading digits of a collector number, so that 2 sorts before 10."""
+    match = re.match(r"\d+", number)
+    return int(match.group()) if match else 0
+
+
+class Card(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="cards")
+    card_set = models.ForeignKey(
+        CardSet, on_delete=models.PROTECT, related_name="cards", verbose_name="set"
+    )
+    number = models.CharField(max_length=16, help_text="Collector number within the set.")
+    number_sort = models.PositiveIntegerField(default=0, editable=False)
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=120)
+    short_id = models.CharField(max_length=12, unique=True, editable=False)
+    card_type = models.ForeignKey(
+        CardType, on_delete=models.PROTECT, related_name="cards", verbose_name="type"
+    )
+    subtypes = models.ManyToManyField(
+        Subtype, blank=True, related_name="cards", verbose_name="classifications"
+    )
+    factions = models.ManyToManyField(Faction, blank=True, related_name="cards")
+    rarity = models.ForeignKey(
+        Rarity, null=True, blank=True, on_delete=models.PROTECT, related_name="cards"
+    )
+    keywords = models.ManyToManyField(Keyword, blank=True, related_name="cards")
+    rules_text = models.TextField(blank=True)
+    flavour_text = models.TextField(blank=True)
+    artist = models.CharField(max_length=120, blank=True)
+    art = models.ImageField(upload_to="art/", blank=True)
+    stats = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Game-specific stats, checked against the game's engine.",
+    )
+    source = models.CharField(
+        max_length=300, blank=True, help_text="Rulebook section the card's facts come from."
+    )
+    notes = models.TextField(blank=True, help_text="What the source leaves out, in words.")
+    # Fingerprint of the imported record, so a re-import leaves unchanged cards (and their
+    # Last-Modified dates) alone. A hand edit clears it.
+    content_hash = models.CharField(max_length=64, blank=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["game__name", "card_set__code", "number_sort", "number", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["card_set", "number"], name="unique_collector_number"),
+        ]
+        indexes = [
+            models.Index(fields=["game", "name"]),
+            models.Index(fields=["card_set", "number_sort", "number"]),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        from cardsite.catalogue.short_ids import short_id_candidates
+        from engines.base import slugify
+
+        self.number_sort = number_sort_key(self.number)
+        self.content_hash = ""
+        self.slug = slugify(self.name) or "card"
+        if not self.short_id:
+            taken = Card.objects.exclude(pk=self.pk).values_list("short_id", flat=True)
+            self.short_id = next(
+                candidate
+                for candidate in short_id_candidates(
+                    self.game.slug, self.card_set.code, self.number
+                )
+                if not taken.filter(short_id=candidate).exists()
+            )
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self) -> str:
+        return reverse("catalogue:card", args=[self.short_id, self.slug])
+
+    def get_short_url(self) -> str:
+        return reverse("catalogue:short-link", args=[self.short_id])
+
+    @property
+    def is_sample(self) -> bool:
+        return not self.card_set.is_official
+
+    def stat_problems(self) -> dict[str, str]:
+        """The engine's verdict on `stats`, keyed by stat name."""
+        if not isinstance(self.stats, dict):
+            return {"stats": "stats must be an object of name: value"}
+        return {e.field: e.message for e in self.game.engine.validate_stats(self.stats)}
+
+    def clean(self) -> None:
+        errors: dict[str, str] = {}
+        if self.game_id is not None:
+            if self.card_set_id and self.card_set.game_id != self.game_id:
+                errors["card_set"] = "The set belongs to another game."
+            if self.card_type_id and self.card_type.game_id != self.game_id:
+                errors["card_type"] = "The type belongs to another game."
+            if self.rarity_id and self.rarity.game_id != self.game_id:
+                errors["rarity"] = "The rarity belongs to another game."
+            problems = self.stat_problems()
+            if problems:
+                errors["stats"] = "; ".join(f"{key}: {msg}" for key, msg in problems.items())
+        if errors:
+            raise ValidationError(errors)
+
+
+class Ruling(models.Model):
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="rulings")
+    position = models.PositiveSmallIntegerField(default=0)
+    date = models.DateField(null=True, blank=True)
+    text = models.TextField()
+    source = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["card", "position", "id"]
+
+    def __str__(self) -> str:
+        return f"Ruling on {self.card}"
+
+
+class Errata(models.Model):
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="errata")
+    position = models.PositiveSmallIntegerField(default=0)
+    date = models.DateField(null=True, blank=True)
+    text = models.TextField()
+    source = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["card", "position", "id"]
+        verbose_name_plural = "errata"
+
+    def __str__(self) -> str:
+        return f"Errata for {self.card}"

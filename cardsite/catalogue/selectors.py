@@ -1,0 +1,170 @@
+"""Reads from the catalogue. Views, the API and exports fetch through these."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Count, Prefetch, QuerySet
+
+from cardsite.catalogue.documents import FORMAT, VERSION
+from cardsite.catalogue.models import (
+    Card,
+    CardSet,
+    Errata,
+    Faction,
+    Game,
+    Keyword,
+    Rarity,
+    Ruling,
+    Term,
+)
+
+
+def card_queryset() -> QuerySet[Card]:
+    """Cards with everything a card's page or API record shows, in a fixed number of queries."""
+    return Card.objects.select_related("game", "card_set", "card_type", "rarity").prefetch_related(
+        "subtypes",
+        "factions",
+        Prefetch("keywords", queryset=Keyword.objects.order_by("name")),
+        Prefetch("rulings", queryset=Ruling.objects.order_by("position", "id")),
+        Prefetch("errata", queryset=Errata.objects.order_by("position", "id")),
+    )
+
+
+def card_list(
+    *,
+    game: str | None = None,
+    set_code: str | None = None,
+    faction: str | None = None,
+    card_type: str | None = None,
+) -> QuerySet[Card]:
+    cards = card_queryset()
+    if game:
+        cards = cards.filter(game__slug=game)
+    if set_code:
+        cards = cards.filter(card_set__code__iexact=set_code)
+    if faction:
+        cards = cards.filter(factions__slug=faction)
+    if card_type:
+        cards = cards.filter(card_type__slug=card_type)
+    # A total order: pages of a list never overlap or skip a card.
+    return cards.order_by("game__name", "card_set__code", "number_sort", "number", "id")
+
+
+def card_get(*, short_id: str) -> Card | None:
+    return card_queryset().filter(short_id=short_id).first()
+
+
+def game_list() -> QuerySet[Game]:
+    return Game.objects.annotate(card_count=Count("cards")).order_by("name")
+
+
+def game_get_queryset() -> QuerySet[Game]:
+    """Games with everything a game's page or API record shows."""
+    return Game.objects.prefetch_related(
+        Prefetch("sets", queryset=CardSet.objects.annotate(card_count=Count("cards"))),
+        Prefetch("factions", queryset=Faction.objects.order_by("name")),
+        Prefetch("keywords", queryset=Keyword.objects.prefetch_related("factions")),
+        "rarities",
+        "terms",
+        "card_types",
+    ).annotate(card_count=Count("cards"))
+
+
+def game_get(*, slug: str) -> Game | None:
+    return game_get_queryset().filter(slug=slug).first()
+
+
+def set_list(*, game: str | None = None) -> QuerySet[CardSet]:
+    sets = CardSet.objects.select_related("game").annotate(card_count=Count("cards"))
+    if game:
+        sets = sets.filter(game__slug=game)
+    return sets.order_by("game__name", "-is_official", "code", "id")
+
+
+def _entries(items: Any) -> list[dict[str, Any]]:
+    return [
+        {"date": e.date.isoformat() if e.date else None, "text": e.text, "source": e.source}
+        for e in items
+    ]
+
+
+def card_record(card: Card) -> dict[str, Any]:
+    """A card as the catalogue document holds it: the shape of fixtures, imports and exports."""
+    return {
+        "set": card.card_set.code,
+        "number": card.number,
+        "name": card.name,
+        "type": card.card_type.name,
+        "subtypes": sorted(s.name for s in card.subtypes.all()),
+        "factions": sorted(f.name for f in card.factions.all()),
+        "rarity": card.rarity.name if card.rarity else None,
+        "keywords": sorted(k.name for k in card.keywords.all()),
+        "text": card.rules_text,
+        "flavour": card.flavour_text,
+        "artist": card.artist,
+        "stats": dict(sorted(card.stats.items())),
+        "source": card.source,
+        "notes": card.notes,
+        "short_id": card.short_id,
+        "rulings": _entries(card.rulings.all()),
+        "errata": _entries(card.errata.all()),
+    }
+
+
+def catalogue_document(*, game: Game) -> dict[str, Any]:
+    """Everything the catalogue holds for one game, as one importable document."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": {
+            "slug": game.slug,
+            "players": game.players,
+            "play_time": game.play_time,
+            "description": game.description,
+            "source": game.source,
+        },
+        "sets": [
+            {
+                "code": s.code,
+                "name": s.name,
+                "release_date": s.release_date.isoformat() if s.release_date else None,
+                "official": s.is_official,
+                "description": s.description,
+            }
+            for s in CardSet.objects.filter(game=game).order_by("code")
+        ],
+        "factions": [
+            {
+                "name": f.name,
+                "kind": f.kind,
+                "abbreviation": f.abbreviation,
+                "colour": f.colour,
+                "official": f.is_official,
+                "description": f.description,
+                "source": f.source,
+            }
+            for f in Faction.objects.filter(game=game).order_by("name")
+        ],
+        "rarities": [
+            {"name": r.name, "order": r.order, "source": r.source}
+            for r in Rarity.objects.filter(game=game).order_by("order")
+        ],
+        "keywords": [
+            {
+                "name": k.name,
+                "kind": k.kind,
+                "abbreviation": k.abbreviation,
+                "reminder_text": k.reminder_text,
+                "description": k.description,
+                "factions": sorted(f.name for f in k.factions.all()),
+                "source": k.source,
+            }
+            for k in Keyword.objects.filter(game=game).prefetch_related("factions").order_by("name")
+        ],
+        "terms": [
+            {"name": t.name, "text": t.text, "source": t.source}
+            for t in Term.objects.filter(game=game).order_by("name")
+        ],
+        "cards": [card_record(card) for card in card_list(game=game.slug)],
+    }

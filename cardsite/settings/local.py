@@ -1,0 +1,8 @@
+"""Local development (`make run`): DEBUG on, a throwaway key, SQLite unless DATABASE_URL is set."""
+
+import os
+
+os.environ.setdefault("DEBUG", "true")
+os.environ.setdefault("SECRET_KEY", "local-development-only-not-secret")
+
+from cardsite.settings.base import *  # noqa: F403

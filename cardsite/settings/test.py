@@ -1,0 +1,14 @@
+"""The test suite: SQLite by default, PostgreSQL when DATABASE_URL points at it (.ci/run)."""
+
+import os
+
+os.environ.setdefault("SECRET_KEY", "test-only-not-secret")
+os.environ.setdefault("DEBUG", "false")
+
+from cardsite.settings.base import *  # noqa: F403
+from cardsite.settings.base import BASE_DIR
+
+# A fast hasher: the suite creates users, and PBKDF2's cost buys nothing here.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+MEDIA_ROOT = BASE_DIR / ".test-media"
+SITE_URL = "http://testserver"

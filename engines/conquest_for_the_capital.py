@@ -1,0 +1,70 @@
+"""Conquest for the Capital: each faction's 12 Battle cards and 8 Upgrade cards."""
+
+from engines.base import CardTypeSpec, GameEngine, StatField, StatKind, Zone
+
+RULEBOOK = "conquest-for-the-capital.txt"
+
+ENGINE = GameEngine(
+    slug="conquest-for-the-capital",
+    name="Conquest for the Capital",
+    rulebook=RULEBOOK,
+    stats=(
+        StatField(
+            "attack",
+            "Attack bonus",
+            StatKind.INTEGER,
+            "Attack a Battle card adds to one battle (Battle Cards).",
+            aliases=("atk", "attack"),
+            minimum=0,
+        ),
+        StatField(
+            "defence",
+            "Defence bonus",
+            StatKind.INTEGER,
+            "Defence a Battle card adds to one battle (Battle Cards).",
+            aliases=("def", "defence", "defense"),
+            minimum=0,
+        ),
+        StatField(
+            "stars",
+            "Star rating",
+            StatKind.INTEGER,
+            "Upgrade strength guide for new players, up to 3 stars (Upgrade Cards).",
+            aliases=("stars",),
+            minimum=1,
+            maximum=3,
+        ),
+        StatField(
+            "timing",
+            "Timing",
+            StatKind.CHOICE,
+            "Upgrade effect: active happens once, passive continues each turn (Upgrade Cards).",
+            aliases=("timing",),
+            choices=("active", "passive"),
+        ),
+    ),
+    card_types=(
+        CardTypeSpec(
+            "Battle",
+            zone="battle",
+            source="Battle Cards",
+            description="Adds Attack, Defence and a special effect to one battle.",
+        ),
+        CardTypeSpec(
+            "Upgrade",
+            zone="upgrade",
+            source="Upgrade Cards",
+            description="Drawn 3, keep 1 each Upgrade Phase; active or passive.",
+        ),
+        CardTypeSpec(
+            "Elf Special",
+            zone=None,
+            source="Game Components; Faction Rules: Elves",
+            description="The Elf player begins the game with it; not part of a deck.",
+        ),
+    ),
+    zones=(
+        Zone("battle", "Battle deck", "A faction's 12 Battle cards (Game Components)."),
+        Zone("upgrade", "Upgrade deck", "A faction's 8 Upgrade cards (Game Components)."),
+    ),
+)

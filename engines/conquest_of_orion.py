@@ -1,0 +1,124 @@
+"""Conquest of Orion: one race, Blue/Gold/Red costs, Tier requirements, planets outside the deck."""
+
+from engines.base import CardTypeSpec, GameEngine, StatField, StatKind, Zone
+
+RULEBOOK = "conquest-of-orion.txt"
+
+_COST_HELP = "Resource cost in {colour} (§1.1 Parts of a Card, 3. Resource Cost)."
+
+ENGINE = GameEngine(
+    slug="conquest-of-orion",
+    name="Conquest of Orion",
+    rulebook=RULEBOOK,
+    stats=(
+        StatField(
+            "cost_blue",
+            "Blue cost",
+            StatKind.INTEGER,
+            _COST_HELP.format(colour="Blue"),
+            aliases=("blue",),
+            minimum=0,
+        ),
+        StatField(
+            "cost_gold",
+            "Gold cost",
+            StatKind.INTEGER,
+            _COST_HELP.format(colour="Gold"),
+            aliases=("gold",),
+            minimum=0,
+        ),
+        StatField(
+            "cost_red",
+            "Red cost",
+            StatKind.INTEGER,
+            _COST_HELP.format(colour="Red"),
+            aliases=("red",),
+            minimum=0,
+        ),
+        StatField(
+            "tier",
+            "Tier requirement",
+            StatKind.INTEGER,
+            "Tier you must be at to play the card (§1.1, 4. Tier requirement; §1.7).",
+            aliases=("tier",),
+            minimum=1,
+        ),
+        StatField(
+            "damage",
+            "Damage",
+            StatKind.INTEGER,
+            "Damage dealt when it attacks (§1.12, the meteor icon).",
+            aliases=("dmg", "damage"),
+            minimum=0,
+        ),
+        StatField(
+            "health",
+            "Health",
+            StatKind.INTEGER,
+            "Lethal damage threshold (§1.12, the health icon).",
+            aliases=("hp", "health"),
+            minimum=0,
+        ),
+        StatField(
+            "shields",
+            "Shields",
+            StatKind.INTEGER,
+            "Damage prevented each turn (§1.12, the shield icon).",
+            aliases=("shields", "sh"),
+            minimum=0,
+        ),
+        StatField(
+            "regeneration",
+            "Regeneration",
+            StatKind.INTEGER,
+            "Damage removed at the beginning of your turn (§1.12, the regeneration icon).",
+            aliases=("regen", "regeneration"),
+            minimum=0,
+        ),
+    ),
+    card_types=(
+        CardTypeSpec(
+            "Unit",
+            zone="main",
+            source="§1.8.1 Units",
+            description="Played on planets; assault and defend.",
+        ),
+        CardTypeSpec(
+            "Planet",
+            zone=None,
+            source="§1.8.2 Planets",
+            description="Resource generators; they cannot be part of your deck.",
+        ),
+        CardTypeSpec(
+            "Ability",
+            zone="main",
+            source="§1.8.3 Abilities",
+            description="One-shot effects; the subtype Fast may be played at any time.",
+        ),
+        CardTypeSpec(
+            "Achievement",
+            zone="main",
+            source="§1.8.4 Achievements",
+            description="Like abilities, but they stay in play with an ongoing effect.",
+        ),
+        CardTypeSpec(
+            "Attachment",
+            zone="main",
+            source="§1.8.5 Attachments",
+            description="Attach to a unit or planet (unit and planet attachments).",
+        ),
+        CardTypeSpec(
+            "Satellite",
+            zone="main",
+            source="§1.8.6 Satellites",
+            description="The sixth card type: in your deck, but treated as planets in play.",
+        ),
+        CardTypeSpec(
+            "Archive",
+            zone=None,
+            source="§1.16 Archive Card",
+            description="Given to each player to track resources and Tier; not a deck card.",
+        ),
+    ),
+    zones=(Zone("main", "Deck", "Exactly 50 cards in Constructed, 30 in Limited (§1.6)."),),
+)

@@ -1,0 +1,34 @@
+"""The suite runs against a real database (SQLite, or PostgreSQL via DATABASE_URL) holding the
+real fixtures: every game's rulebook data and sample set, loaded once per session. Each test
+runs in a transaction that is rolled back, so tests may change the catalogue freely."""
+
+import io
+import shutil
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+from rest_framework.test import APIClient
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    with django_db_blocker.unblock():
+        call_command("load_games", verbosity=0, stdout=io.StringIO())
+
+
+@pytest.fixture(autouse=True)
+def _media_root_is_private_to_the_test(tmp_path, settings):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    yield
+    shutil.rmtree(settings.MEDIA_ROOT, ignore_errors=True)
+
+
+@pytest.fixture
+def api():
+    return APIClient()
+
+
+@pytest.fixture
+def site_url():
+    return settings.SITE_URL
