@@ -23,7 +23,7 @@ class Game(models.Model):
     players = models.CharField(max_length=20, blank=True, help_text="Player count, e.g. 2-4.")
     play_time = models.CharField(max_length=40, blank=True)
     description = models.CharField(max_length=300, blank=True, help_text="One line.")
-    source = models.CharField(max_length=300, blank=True)
+    source = models.TextField(blank=True)
 
     class Meta:
         ordering = ["name"]
@@ -85,7 +85,7 @@ class Faction(models.Model):
     )
     is_official = models.BooleanField(default=True)
     description = models.TextField(blank=True)
-    source = models.CharField(max_length=300, blank=True)
+    source = models.TextField(blank=True)
 
     class Meta:
         ordering = ["game__name", "name"]
@@ -103,7 +103,7 @@ class CardType(models.Model):
     slug = models.SlugField(max_length=40)
     zone = models.CharField(max_length=20, blank=True, help_text="Empty: never in a deck.")
     description = models.CharField(max_length=300, blank=True)
-    source = models.CharField(max_length=300, blank=True)
+    source = models.TextField(blank=True)
 
     class Meta:
         ordering = ["game__name", "name"]
@@ -133,7 +133,7 @@ class Rarity(models.Model):
     name = models.CharField(max_length=30)
     slug = models.SlugField(max_length=30)
     order = models.PositiveSmallIntegerField(help_text="Higher is rarer; searches compare on it.")
-    source = models.CharField(max_length=300, blank=True)
+    source = models.TextField(blank=True)
 
     class Meta:
         ordering = ["game__name", "order"]
@@ -168,7 +168,7 @@ class Keyword(models.Model):
     factions = models.ManyToManyField(
         Faction, blank=True, related_name="keywords", help_text="Races a racial keyword belongs to."
     )
-    source = models.CharField(max_length=300, blank=True)
+    source = models.TextField(blank=True)
 
     class Meta:
         ordering = ["game__name", "name"]
@@ -185,7 +185,7 @@ class Term(models.Model):
     name = models.CharField(max_length=80)
     slug = models.SlugField(max_length=80)
     text = models.TextField()
-    source = models.CharField(max_length=300, blank=True)
+    source = models.TextField(blank=True)
 
     class Meta:
         ordering = ["game__name", "name"]
@@ -209,8 +209,8 @@ class Card(models.Model):
     number = models.CharField(max_length=16, help_text="Collector number within the set.")
     number_sort = models.PositiveIntegerField(default=0, editable=False)
     name = models.CharField(max_length=120)
-    slug = models.SlugField(max_length=120)
-    short_id = models.CharField(max_length=12, unique=True, editable=False)
+    slug = models.SlugField(max_length=120, blank=True, editable=False)
+    short_id = models.CharField(max_length=12, unique=True, blank=True, editable=False)
     card_type = models.ForeignKey(
         CardType, on_delete=models.PROTECT, related_name="cards", verbose_name="type"
     )
@@ -231,9 +231,7 @@ class Card(models.Model):
         blank=True,
         help_text="Game-specific stats, checked against the game's engine.",
     )
-    source = models.CharField(
-        max_length=300, blank=True, help_text="Rulebook section the card's facts come from."
-    )
+    source = models.TextField(blank=True, help_text="Rulebook section the card's facts come from.")
     notes = models.TextField(blank=True, help_text="What the source leaves out, in words.")
     # Fingerprint of the imported record, so a re-import leaves unchanged cards (and their
     # Last-Modified dates) alone. A hand edit clears it.
@@ -309,7 +307,7 @@ class Ruling(models.Model):
     position = models.PositiveSmallIntegerField(default=0)
     date = models.DateField(null=True, blank=True)
     text = models.TextField()
-    source = models.CharField(max_length=300, blank=True)
+    source = models.TextField(blank=True)
 
     class Meta:
         ordering = ["card", "position", "id"]
@@ -323,7 +321,7 @@ class Errata(models.Model):
     position = models.PositiveSmallIntegerField(default=0)
     date = models.DateField(null=True, blank=True)
     text = models.TextField()
-    source = models.CharField(max_length=300, blank=True)
+    source = models.TextField(blank=True)
 
     class Meta:
         ordering = ["card", "position", "id"]

@@ -206,9 +206,14 @@ def _check_document(
 ) -> tuple[dict[str, list[dict[str, Any]]], list[_CleanCard]]:
     c = _Checker()
     if doc.game is not None:
-        slug = doc.game.data.get("slug") if isinstance(doc.game.data, dict) else None
-        if slug not in (None, engine.slug):
-            c.add(doc.game, "game.slug", f"this file is for {slug!r}, not {engine.slug!r}")
+        if not isinstance(doc.game.data, dict):
+            c.add(doc.game, "game", "must be an object")
+        else:
+            slug = doc.game.data.get("slug")
+            if slug not in (None, engine.slug):
+                c.add(doc.game, "game.slug", f"this file is for {slug!r}, not {engine.slug!r}")
+            for key, limit in (("players", 20), ("play_time", 40), ("description", 300)):
+                c.text(doc.game, key, max_length=limit, prefix="game.")
 
     def existing(model: type, key: str = "slug") -> dict[str, Any]:
         if game is None:
@@ -252,7 +257,7 @@ def _check_document(
                 "abbreviation": c.text(rec, "abbreviation", max_length=4),
                 "is_official": c.boolean(rec, "official", True),
                 "description": c.text(rec, "description"),
-                "source": c.text(rec, "source", max_length=300),
+                "source": c.text(rec, "source"),
             }
         )
         known_factions[slugify(name)] = name
@@ -271,7 +276,7 @@ def _check_document(
                 "name": name,
                 "slug": slugify(name),
                 "order": order,
-                "source": c.text(rec, "source", max_length=300),
+                "source": c.text(rec, "source"),
             }
         )
         known_rarities[slugify(name)] = name
@@ -294,7 +299,7 @@ def _check_document(
                 "abbreviation": c.text(rec, "abbreviation", max_length=4),
                 "reminder_text": c.text(rec, "reminder_text"),
                 "description": c.text(rec, "description"),
-                "source": c.text(rec, "source", max_length=300),
+                "source": c.text(rec, "source"),
                 "factions": [slugify(f) for f in c.names(rec, "factions")],
             }
         )
@@ -309,7 +314,7 @@ def _check_document(
                 "name": name,
                 "slug": slugify(name),
                 "text": c.text(rec, "text", required=True),
-                "source": c.text(rec, "source", max_length=300),
+                "source": c.text(rec, "source"),
             }
         )
     sections["terms"] = terms
@@ -370,7 +375,7 @@ def _check_document(
                     "flavour_text": c.text(rec, "flavour"),
                     "artist": c.text(rec, "artist", max_length=120),
                     "stats": dict(sorted(stats.items())),
-                    "source": c.text(rec, "source", max_length=300),
+                    "source": c.text(rec, "source"),
                     "notes": c.text(rec, "notes"),
                     "short_id": short_id,
                 },

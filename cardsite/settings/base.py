@@ -99,6 +99,11 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": r"/api/v[0-9]+",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Two models have a `kind` choice; name their enums instead of letting them collide.
+    "ENUM_NAME_OVERRIDES": {
+        "FactionKindEnum": "cardsite.catalogue.models.Faction.Kind",
+        "KeywordKindEnum": "cardsite.catalogue.models.Keyword.Kind",
+    },
 }
 
 LOGGING = {

@@ -5,7 +5,17 @@ from django.contrib.auth.management import create_permissions
 from django.db import migrations
 from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 
-EDITABLE = ["card", "cardset", "faction", "subtype", "rarity", "keyword", "term", "ruling", "errata"]
+EDITABLE = [
+    "card",
+    "cardset",
+    "faction",
+    "subtype",
+    "rarity",
+    "keyword",
+    "term",
+    "ruling",
+    "errata",
+]
 
 
 def create_curators(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
@@ -17,7 +27,9 @@ def create_curators(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None
     group_model = apps.get_model("auth", "Group")
     permission_model = apps.get_model("auth", "Permission")
     curators, _ = group_model.objects.get_or_create(name="Curators")
-    codenames = [f"{action}_{model}" for model in EDITABLE for action in ("add", "change", "delete", "view")]
+    codenames = [
+        f"{action}_{model}" for model in EDITABLE for action in ("add", "change", "delete", "view")
+    ]
     codenames += ["view_game", "view_cardtype", "change_game"]
     curators.permissions.set(
         permission_model.objects.filter(content_type__app_label="catalogue", codename__in=codenames)
@@ -29,5 +41,8 @@ def remove_curators(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None
 
 
 class Migration(migrations.Migration):
-    dependencies = [("catalogue", "0001_initial"), ("auth", "0012_alter_user_first_name_max_length")]
+    dependencies = [
+        ("catalogue", "0001_initial"),
+        ("auth", "0012_alter_user_first_name_max_length"),
+    ]
     operations = [migrations.RunPython(create_curators, remove_curators)]
