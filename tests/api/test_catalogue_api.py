@@ -193,3 +193,18 @@ def test_the_openapi_schema_generates_and_validates_without_warnings(tmp_path):
 def test_the_schema_and_interactive_docs_are_served(api):
     assert api.get("/api/v1/schema/").status_code == 200
     assert api.get("/api/v1/docs/").status_code == 200
+
+
+def test_sets_of_an_unknown_game_are_a_400_naming_it(api):
+    response = api.get("/api/v1/sets/", {"game": "magic"})
+    assert response.status_code == 400
+    assert response.json()["errors"]["game"] == ["No game 'magic'."]
+
+
+def test_a_server_error_under_the_api_is_json_too(rf):
+    from cardsite.api.errors import json_or_html_500
+
+    response = json_or_html_500(rf.get("/api/v1/cards/"))
+    assert response.status_code == 500
+    assert response["Content-Type"] == "application/json"
+    assert b'"code": "server_error"' in response.content

@@ -43,3 +43,15 @@ class CardFilter(filters.FilterSet):
     def filter_type(self, cards: QuerySet[Card], name: str, value: str) -> QuerySet[Card]:
         _require(CardType, "type", {"slug": slugify(value)}, "card type", value)
         return cards.filter(card_type__slug=slugify(value))
+
+
+class SetFilter(filters.FilterSet):
+    game = filters.CharFilter(method="filter_game", help_text="Game slug.")
+
+    class Meta:
+        model = CardSet
+        fields: list[str] = []
+
+    def filter_game(self, sets: QuerySet[CardSet], name: str, value: str) -> QuerySet[CardSet]:
+        _require(Game, "game", {"slug": value}, "game", value)
+        return sets.filter(game__slug=value)

@@ -1,13 +1,12 @@
 """Read-only catalogue API. Views only wire selectors to serializers."""
 
 from django.db.models import QuerySet
-from django_filters import rest_framework as filters
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, viewsets
 from rest_framework.serializers import BaseSerializer
 
 from cardsite.catalogue import selectors
-from cardsite.catalogue.api.filters import CardFilter
+from cardsite.catalogue.api.filters import CardFilter, SetFilter
 from cardsite.catalogue.api.serializers import (
     CardSerializer,
     GameDetailSerializer,
@@ -31,14 +30,6 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
 
     def get_serializer_class(self) -> type[BaseSerializer]:
         return GameDetailSerializer if self.action == "retrieve" else GameSerializer
-
-
-class SetFilter(filters.FilterSet):
-    game = filters.CharFilter(field_name="game__slug", help_text="Game slug.")
-
-    class Meta:
-        model = CardSet
-        fields: list[str] = []
 
 
 @extend_schema_view(list=extend_schema(summary="List sets, official and unofficial sample"))
