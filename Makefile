@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell sha1sum pyproject.toml | cut -c1-12)
 
-.PHONY: install run test lint clean
+.PHONY: install run test lint clean browser
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -20,8 +20,14 @@ run: install
 	$(BIN)/python manage.py dev_superuser
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
-test: install lint
+test: install lint browser
 	$(BIN)/pytest
+
+# The browser tests drive Debian's Chromium (Playwright's own browser download cannot be used).
+browser:
+	@command -v chromium >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	  else echo "The browser tests need Chromium: sudo apt-get install chromium" >&2; exit 1; fi; }
 
 lint: install
 	$(BIN)/ruff check .

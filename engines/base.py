@@ -96,6 +96,46 @@ class StatError:
 
 
 @dataclass(frozen=True)
+class FaceLayout:
+    """Where a generated card face prints each stat, following the rulebook's card anatomy.
+
+    Stats are named by key; a card lacking one simply shows nothing there. Pairs of
+    (stat key, text) stand in for mappings so the engine stays hashable.
+    """
+
+    # Printed large in the top corner beside the name (costs, Conquest Value, Combat Power).
+    corner_stats: tuple[str, ...] = ()
+    # Printed in a row along the bottom of the text box (unit stats, battle bonuses).
+    footer_stats: tuple[str, ...] = ()
+    # Whole numbers drawn as that many stars (Capital's upgrade rating).
+    star_stats: tuple[str, ...] = ()
+    # Choice stats written out on the type line ("Alpha", "Passive").
+    tag_stats: tuple[str, ...] = ()
+    # Short symbols printed next to a stat's value; the StatField label is used otherwise.
+    stat_symbols: tuple[tuple[str, str], ...] = ()
+    # Fill colours (#RRGGBB) of a stat's disc; the card's faction colour otherwise.
+    stat_colours: tuple[tuple[str, str], ...] = ()
+    # Card types printed as horizontal (landscape) cards.
+    landscape_types: tuple[str, ...] = ()
+    # Keyword kinds shown as a badge on the type line (by abbreviation when they have one).
+    badge_keyword_kinds: tuple[str, ...] = ()
+    # Keyword kinds that open the rules text in bold, as an ability's trigger does.
+    lead_keyword_kinds: tuple[str, ...] = ()
+    # Whether the faction's abbreviation is printed as a badge (Tactics' S/V/R/K).
+    faction_badge: bool = False
+
+    def symbol(self, key: str) -> str | None:
+        return dict(self.stat_symbols).get(key)
+
+    def colour(self, key: str) -> str | None:
+        return dict(self.stat_colours).get(key)
+
+    def stat_keys(self) -> set[str]:
+        pairs = {key for key, _ in (*self.stat_symbols, *self.stat_colours)}
+        return {*self.corner_stats, *self.footer_stats, *self.star_stats, *self.tag_stats, *pairs}
+
+
+@dataclass(frozen=True)
 class GameEngine:
     slug: str
     name: str
@@ -103,6 +143,7 @@ class GameEngine:
     stats: tuple[StatField, ...]
     card_types: tuple[CardTypeSpec, ...]
     zones: tuple[Zone, ...]
+    face: FaceLayout = FaceLayout()
     _stats_by_key: dict[str, StatField] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -113,6 +154,13 @@ class GameEngine:
                 raise ValueError(
                     f"{self.slug}: {card_type.name} names unknown zone {card_type.zone}"
                 )
+        # A misspelt key in a layout would silently print nothing on every face.
+        unknown = self.face.stat_keys() - set(self._stats_by_key)
+        if unknown:
+            raise ValueError(f"{self.slug}: face layout names unknown stats {sorted(unknown)}")
+        type_names = {t.name for t in self.card_types}
+        if stray := set(self.face.landscape_types) - type_names:
+            raise ValueError(f"{self.slug}: face layout names unknown card types {sorted(stray)}")
 
     def stat(self, key: str) -> StatField | None:
         return self._stats_by_key.get(key)

@@ -1,6 +1,6 @@
 """Star Trek - Conquest Alpha: Tactics: identical 33-card faction decks and 24 target cards."""
 
-from engines.base import CardTypeSpec, GameEngine, StatField, StatKind, Zone
+from engines.base import CardTypeSpec, FaceLayout, GameEngine, StatField, StatKind, Zone
 
 RULEBOOK = "star-trek-conquest-alpha-tactics.txt"
 
@@ -64,5 +64,20 @@ ENGINE = GameEngine(
             "Target cards",
             "The 24 target cards, 4 laid out each round (6 Round Overview).",
         ),
+    ),
+    # 4 Card Anatomy: Combat Power (player cards) or Victory Points (target cards) up top,
+    # the faction abbreviation and the effect type letter (P/S/O/X/N) as badges.
+    face=FaceLayout(
+        corner_stats=("combat_power", "victory_points"),
+        tag_stats=("planet_type", "quadrant"),
+        stat_symbols=(
+            ("combat_power", "CP"),
+            ("victory_points", "VP"),
+            ("planet_type", "planet"),
+            ("quadrant", "Quadrant"),
+        ),
+        stat_colours=(("victory_points", "#C9960C"),),
+        badge_keyword_kinds=("effect_type",),
+        faction_badge=True,
     ),
 )

@@ -1,6 +1,6 @@
 """Conquest for the Capital: each faction's 12 Battle cards and 8 Upgrade cards."""
 
-from engines.base import CardTypeSpec, GameEngine, StatField, StatKind, Zone
+from engines.base import CardTypeSpec, FaceLayout, GameEngine, StatField, StatKind, Zone
 
 RULEBOOK = "conquest-for-the-capital.txt"
 
@@ -66,5 +66,15 @@ ENGINE = GameEngine(
     zones=(
         Zone("battle", "Battle deck", "A faction's 12 Battle cards (Game Components)."),
         Zone("upgrade", "Upgrade deck", "A faction's 8 Upgrade cards (Game Components)."),
+    ),
+    # Battle Cards: Attack and Defence bonus plus a keyword; Upgrade Cards: up to 3 stars and
+    # an active or passive effect.
+    face=FaceLayout(
+        footer_stats=("attack", "defence"),
+        star_stats=("stars",),
+        tag_stats=("timing",),
+        stat_symbols=(("attack", "ATTACK"), ("defence", "DEFENCE"), ("timing", "effect")),
+        stat_colours=(("attack", "#B8433A"), ("defence", "#2F6FD6")),
+        badge_keyword_kinds=("battle",),
     ),
 )

@@ -1,6 +1,6 @@
 """Conquest of Fates: factions of Units worth Conquest Value, plus at most one Celestial."""
 
-from engines.base import CardTypeSpec, GameEngine, StatField, StatKind, Zone
+from engines.base import CardTypeSpec, FaceLayout, GameEngine, StatField, StatKind, Zone
 
 RULEBOOK = "conquest-of-fates.txt"
 
@@ -32,4 +32,11 @@ ENGINE = GameEngine(
         ),
     ),
     zones=(Zone("main", "Supply Deck", "Your deck, drawn from in 7-card supply drops."),),
+    # Your Cards A-I: faction, name, artwork, CQ, attributes, ability trigger, special ability,
+    # proxy QR code, card and set info.
+    face=FaceLayout(
+        corner_stats=("cq",),
+        stat_symbols=(("cq", "CQ"),),
+        lead_keyword_kinds=("trigger",),
+    ),
 )

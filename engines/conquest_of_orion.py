@@ -1,6 +1,6 @@
 """Conquest of Orion: one race, Blue/Gold/Red costs, Tier requirements, planets outside the deck."""
 
-from engines.base import CardTypeSpec, GameEngine, StatField, StatKind, Zone
+from engines.base import CardTypeSpec, FaceLayout, GameEngine, StatField, StatKind, Zone
 
 RULEBOOK = "conquest-of-orion.txt"
 
@@ -121,4 +121,29 @@ ENGINE = GameEngine(
         ),
     ),
     zones=(Zone("main", "Deck", "Exactly 50 cards in Constructed, 30 in Limited (§1.6)."),),
+    # §1.1 Parts of a Card: costs and Tier up top, unit stats along the bottom, left to right.
+    face=FaceLayout(
+        corner_stats=("cost_blue", "cost_gold", "cost_red", "tier"),
+        footer_stats=("damage", "health", "shields", "regeneration"),
+        stat_symbols=(
+            ("cost_blue", "BLUE"),
+            ("cost_gold", "GOLD"),
+            ("cost_red", "RED"),
+            ("tier", "TIER"),
+            ("damage", "DMG"),
+            ("health", "HP"),
+            ("shields", "SHLD"),
+            ("regeneration", "REGEN"),
+        ),
+        stat_colours=(
+            ("cost_blue", "#2F6FD6"),
+            ("cost_gold", "#C9960C"),
+            ("cost_red", "#C0392B"),
+            ("tier", "#3D4450"),
+            ("damage", "#B8433A"),
+            ("health", "#2E8B57"),
+            ("shields", "#2F6FD6"),
+            ("regeneration", "#1E9E9E"),
+        ),
+    ),
 )

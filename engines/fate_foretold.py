@@ -1,6 +1,6 @@
 """Fate Foretold: a communal Nest of unique cards in four suits; Sigils and Tokens stay outside."""
 
-from engines.base import CardTypeSpec, GameEngine, Zone
+from engines.base import CardTypeSpec, FaceLayout, GameEngine, Zone
 
 RULEBOOK = "fate-foretold.txt"
 
@@ -34,4 +34,6 @@ ENGINE = GameEngine(
         Zone("nest", "Nest", "The communal deck: at least 60 unique cards (How to Play, 1)."),
         Zone("sigils", "Sigils", "Separated from the Nest before play; one per player."),
     ),
+    # Suits are told apart by colour and symbol; a Sigil is a horizontal card (Glossary: Sigil).
+    face=FaceLayout(landscape_types=("Sigil",), faction_badge=True),
 )

@@ -13,8 +13,9 @@ from django.core.validators import RegexValidator
 from django.db import models
 from django.urls import reverse
 
+from cardsite.catalogue.search.text import fold
 from engines import ENGINES, get_engine
-from engines.base import GameEngine
+from engines.base import GameEngine, StatField
 
 
 class Game(models.Model):
@@ -195,6 +196,10 @@ class Term(models.Model):
         return self.name
 
 
+def search_columns(name: str, rules_text: str) -> tuple[str, str]:
+    return fold(name), fold(rules_text)
+
+
 def number_sort_key(number: str) -> int:
     """Leading digits of a collector number, so that 2 sorts before 10."""
     match = re.match(r"\d+", number)
@@ -236,6 +241,10 @@ class Card(models.Model):
     # Fingerprint of the imported record, so a re-import leaves unchanged cards (and their
     # Last-Modified dates) alone. A hand edit clears it.
     content_hash = models.CharField(max_length=64, blank=True, editable=False)
+    # Folded copies for search (see search/text.py). The database indexes them in ways each
+    # backend does best: trigram and full-text GIN indexes on PostgreSQL, FTS5 on SQLite.
+    search_name = models.CharField(max_length=160, blank=True, editable=False)
+    search_text = models.TextField(blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -257,6 +266,7 @@ class Card(models.Model):
         from engines.base import slugify
 
         self.number_sort = number_sort_key(self.number)
+        self.search_name, self.search_text = search_columns(self.name, self.rules_text)
         self.content_hash = ""
         self.slug = slugify(self.name) or "card"
         if not self.short_id:
@@ -279,6 +289,14 @@ class Card(models.Model):
     @property
     def is_sample(self) -> bool:
         return not self.card_set.is_official
+
+    def stat_items(self) -> list[tuple[StatField, object]]:
+        """The card's stats in the order its game's engine declares them, with their labels."""
+        return [
+            (spec, self.stats[spec.key])
+            for spec in self.game.engine.stats
+            if spec.key in self.stats
+        ]
 
     def stat_problems(self) -> dict[str, str]:
         """The engine's verdict on `stats`, keyed by stat name."""

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import datetime
+from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Prefetch, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
 
 from cardsite.catalogue.documents import FORMAT, VERSION
 from cardsite.catalogue.models import (
@@ -49,6 +51,66 @@ def card_list(
         cards = cards.filter(card_type__slug=card_type)
     # A total order: pages of a list never overlap or skip a card.
     return cards.order_by("game__name", "card_set__code", "number_sort", "number", "id")
+
+
+def card_version(*, short_id: str) -> tuple[str, datetime.datetime] | None:
+    """A card's ETag and Last-Modified, in one small query, for conditional requests."""
+    updated_at = Card.objects.filter(short_id=short_id).values_list("updated_at", flat=True).first()
+    if updated_at is None:
+        return None
+    return f'"{short_id}-{int(updated_at.timestamp() * 1_000_000):x}"', updated_at
+
+
+def games_for(slug: str | None) -> list[Game]:
+    """The games a search covers: the one asked for, or all."""
+    games = Game.objects.order_by("name")
+    return list(games.filter(slug=slug) if slug else games)
+
+
+@dataclass
+class SearchResult:
+    cards: QuerySet[Card]
+    warnings: list[str]
+    name_words: list[str]
+
+
+def card_search(
+    *, text: str, game: str | None = None, cards: QuerySet[Card] | None = None
+) -> SearchResult:
+    """Cards matching a query in the search language. Raises QuerySyntaxError if it cannot parse."""
+    from cardsite.catalogue.search.compile import compile_query
+
+    compiled = compile_query(text, games=games_for(game))
+    base = cards if cards is not None else card_list(game=game)
+    return SearchResult(compiled.apply(base), compiled.warnings, compiled.name_words)
+
+
+def set_neighbours(card: Card) -> tuple[Card | None, Card | None]:
+    """The cards before and after `card` in its set's collector order."""
+    siblings = Card.objects.filter(card_set_id=card.card_set_id).only(
+        "short_id", "slug", "name", "number"
+    )
+    before = (
+        siblings.filter(
+            Q(number_sort__lt=card.number_sort)
+            | Q(number_sort=card.number_sort, number__lt=card.number)
+        )
+        .order_by("-number_sort", "-number")
+        .first()
+    )
+    after = (
+        siblings.filter(
+            Q(number_sort__gt=card.number_sort)
+            | Q(number_sort=card.number_sort, number__gt=card.number)
+        )
+        .order_by("number_sort", "number")
+        .first()
+    )
+    return before, after
+
+
+def set_get(*, game: str, code: str) -> CardSet | None:
+    return CardSet.objects.select_related("game").filter(game__slug=game, code__iexact=code).first()
 
 
 def card_get(*, short_id: str) -> Card | None:

@@ -33,6 +33,7 @@ from cardsite.catalogue.models import (
     Subtype,
     Term,
     number_sort_key,
+    search_columns,
 )
 from cardsite.catalogue.short_ids import is_valid_short_id, short_id_candidates
 from engines import ENGINES, get_engine
@@ -521,6 +522,7 @@ def _write_cards(
             card.short_id = wanted_id
             card.slug = slugify(card.name) or "card"
             card.number_sort = number_sort_key(card.number)
+            card.search_name, card.search_text = search_columns(card.name, card.rules_text)
             card.card_type = types[clean.type_slug]
             card.rarity = rarities.get(clean.rarity_slug) if clean.rarity_slug else None
             card.content_hash = clean.content_hash
@@ -550,6 +552,8 @@ def _write_cards(
             "source",
             "notes",
             "content_hash",
+            "search_name",
+            "search_text",
             "updated_at",
         ],
         batch_size=1000,

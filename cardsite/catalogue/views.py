@@ -1,9 +1,22 @@
 """Catalogue pages. Thin: fetch through selectors, render a template."""
 
+import io
+from typing import Any
+
+import qrcode
+import qrcode.image.svg
+from django.conf import settings
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import redirect, render
+from django.views.decorators.cache import cache_control
 
 from cardsite.catalogue import selectors
+from cardsite.catalogue.search import examples, names
+from cardsite.catalogue.search.query import QuerySyntaxError
+
+GRID_PAGE = 24
+LIST_PAGE = 100
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -17,16 +30,113 @@ def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "catalogue/game.html", {"game": game})
 
 
+def _paged(request: HttpRequest, cards: Any, view: str) -> Any:
+    return Paginator(cards, LIST_PAGE if view == "list" else GRID_PAGE).get_page(
+        request.GET.get("page")
+    )
+
+
+def _view_mode(request: HttpRequest) -> str:
+    return "list" if request.GET.get("view") == "list" else "grid"
+
+
+def search(request: HttpRequest) -> HttpResponse:
+    text = request.GET.get("q", "").strip()
+    game_slug = request.GET.get("game") or None
+    view = _view_mode(request)
+    context: dict[str, Any] = {
+        "q": text,
+        "game_slug": game_slug,
+        "view": view,
+        "games": selectors.game_list(),
+    }
+    game = selectors.game_get(slug=game_slug) if game_slug else None
+    if game_slug and game is None:
+        context["error"] = f"There is no game “{game_slug}”."
+        return render(request, "catalogue/search.html", context, status=400)
+    context["game"] = game
+    if not text:
+        return render(request, "catalogue/search.html", context)
+    try:
+        result = selectors.card_search(text=text, game=game_slug)
+    except QuerySyntaxError as exc:
+        context.update(
+            error=exc.message,
+            error_position=exc.position,
+            error_before=text[: exc.position],
+            error_at=text[exc.position :],
+        )
+        return render(request, "catalogue/search.html", context, status=400)
+    page = _paged(request, result.cards, view)
+    context.update(page=page, warnings=result.warnings)
+    if not page.object_list and result.name_words:
+        context["suggestions"] = names.suggestions(
+            selectors.card_list(game=game_slug), " ".join(result.name_words)
+        )
+    return render(request, "catalogue/search.html", context)
+
+
+def set_detail(request: HttpRequest, game: str, code: str) -> HttpResponse:
+    card_set = selectors.set_get(game=game, code=code)
+    if card_set is None:
+        raise Http404(f"No set {code!r} in {game!r}.")
+    view = _view_mode(request)
+    cards = selectors.card_list(game=game, set_code=card_set.code)
+    return render(
+        request,
+        "catalogue/set.html",
+        {
+            "set": card_set,
+            "game": card_set.game,
+            "page": _paged(request, cards, view),
+            "view": view,
+        },
+    )
+
+
+def syntax(request: HttpRequest) -> HttpResponse:
+    games = list(selectors.game_list())
+    by_game = [(game, examples.BY_GAME.get(game.slug, [])) for game in games]
+    return render(
+        request,
+        "catalogue/syntax.html",
+        {"games": games, "general": examples.GENERAL, "by_game": by_game},
+    )
+
+
 def card_detail(request: HttpRequest, short_id: str, slug: str | None = None) -> HttpResponse:
     card = selectors.card_get(short_id=short_id)
     if card is None:
         raise Http404(f"No card {short_id!r}.")
     if slug != card.slug:
         return HttpResponsePermanentRedirect(card.get_absolute_url())
-    stats = [
-        (spec, card.stats[spec.key]) for spec in card.game.engine.stats if spec.key in card.stats
-    ]
-    return render(request, "catalogue/card.html", {"card": card, "stats": stats})
+    before, after = selectors.set_neighbours(card)
+    return render(
+        request,
+        "catalogue/card.html",
+        {
+            "card": card,
+            "before": before,
+            "after": after,
+            "short_url": settings.SITE_URL + card.get_short_url(),
+        },
+    )
+
+
+@cache_control(public=True, max_age=86400)
+def card_qr(request: HttpRequest, short_id: str) -> HttpResponse:
+    """The card's short link as an SVG QR code, for its page."""
+    card = selectors.card_get(short_id=short_id)
+    if card is None:
+        raise Http404(f"No card {short_id!r}.")
+    image = qrcode.make(
+        settings.SITE_URL + card.get_short_url(),
+        image_factory=qrcode.image.svg.SvgPathImage,
+        border=2,
+    )
+    buffer = io.BytesIO()
+    image.save(buffer)
+    return HttpResponse(buffer.getvalue(), content_type="image/svg+xml")
 
 
 def short_link(request: HttpRequest, short_id: str) -> HttpResponse:

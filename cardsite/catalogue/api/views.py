@@ -1,10 +1,22 @@
-"""Read-only catalogue API. Views only wire selectors to serializers."""
+"""Catalogue API. Views only wire selectors and the search compiler to serializers."""
+
+from typing import Any
 
 from django.db.models import QuerySet
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
-from rest_framework import mixins, viewsets
-from rest_framework.serializers import BaseSerializer
+from django.utils.decorators import method_decorator
+from django.views.decorators.http import condition
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_view,
+)
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.request import Request
+from rest_framework.response import Response
 
+from cardsite.api.pagination import SearchPagination
 from cardsite.catalogue import selectors
 from cardsite.catalogue.api.filters import CardFilter, SetFilter
 from cardsite.catalogue.api.serializers import (
@@ -14,6 +26,8 @@ from cardsite.catalogue.api.serializers import (
     SetSerializer,
 )
 from cardsite.catalogue.models import Card, CardSet, Game
+from cardsite.catalogue.search import names
+from cardsite.catalogue.search.query import QuerySyntaxError
 
 
 @extend_schema_view(
@@ -28,7 +42,7 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
             return selectors.game_get_queryset()
         return selectors.game_list()
 
-    def get_serializer_class(self) -> type[BaseSerializer]:
+    def get_serializer_class(self) -> type[serializers.BaseSerializer]:
         return GameDetailSerializer if self.action == "retrieve" else GameSerializer
 
 
@@ -41,20 +55,123 @@ class SetViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         return selectors.set_list()
 
 
+class QueryErrorSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    detail = serializers.CharField()
+    position = serializers.IntegerField()
+
+
+class NameMissSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    detail = serializers.CharField()
+    candidates = serializers.ListField(child=serializers.CharField())
+
+
+def _card_etag(request: Any, id: str, **kwargs: Any) -> str | None:
+    version = selectors.card_version(short_id=id)
+    return version[0] if version else None
+
+
+def _card_last_modified(request: Any, id: str, **kwargs: Any) -> Any:
+    version = selectors.card_version(short_id=id)
+    return version[1] if version else None
+
+
 @extend_schema_view(
     list=extend_schema(
-        summary="List cards",
+        summary="List or search cards",
         parameters=[
+            OpenApiParameter(
+                "q",
+                str,
+                description="A query in the search language (see /syntax). "
+                "Terms that cannot apply are ignored and listed in `warnings`.",
+            ),
             OpenApiParameter("page_size", int, description="Cards per page, at most 200."),
         ],
+        responses={200: CardSerializer(many=True), 400: QueryErrorSerializer},
     ),
-    retrieve=extend_schema(summary="One card, by its short id"),
+    retrieve=extend_schema(summary="One card, by its short id; answers If-None-Match with 304"),
 )
 class CardViewSet(viewsets.ReadOnlyModelViewSet):
     serializer_class = CardSerializer
     filterset_class = CardFilter
+    pagination_class = SearchPagination
     lookup_field = "short_id"
     lookup_url_kwarg = "id"
 
     def get_queryset(self) -> QuerySet[Card]:
         return selectors.card_list()
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        cards = self.filter_queryset(self.get_queryset())
+        query = request.query_params.get("q", "").strip()
+        game = request.query_params.get("game")
+        warnings: list[str] = []
+        suggestions: list[str] = []
+        name_words: list[str] = []
+        if query:
+            try:
+                result = selectors.card_search(text=query, game=game, cards=cards)
+            except QuerySyntaxError as exc:
+                return Response(
+                    {"code": "invalid_query", "detail": str(exc), "position": exc.position},
+                    status=status.HTTP_400_BAD_REQUEST,
+                )
+            cards, warnings, name_words = result.cards, result.warnings, result.name_words
+        page = self.paginate_queryset(cards)
+        if name_words and not page:
+            suggestions = names.suggestions(selectors.card_list(game=game), " ".join(name_words))
+        data = self.get_serializer(page, many=True).data
+        return self.paginator.get_paginated_response(
+            data, warnings=warnings, suggestions=suggestions
+        )
+
+    @method_decorator(condition(etag_func=_card_etag, last_modified_func=_card_last_modified))
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().retrieve(request, *args, **kwargs)
+
+    @extend_schema(
+        summary="One card by name: exactly, or forgiving typos and punctuation",
+        parameters=[
+            OpenApiParameter("game", str, description="Game slug; all games when absent."),
+            OpenApiParameter("fuzzy", str, description="A name, typos and all."),
+            OpenApiParameter("exact", str, description="The exact name (case and accents aside)."),
+        ],
+        responses={200: CardSerializer, 404: NameMissSerializer, 400: OpenApiTypes.OBJECT},
+    )
+    @action(detail=False, methods=["get"], filterset_class=None, pagination_class=None)
+    def named(self, request: Request) -> Response:
+        params = request.query_params
+        fuzzy, exact = params.get("fuzzy", "").strip(), params.get("exact", "").strip()
+        if bool(fuzzy) == bool(exact):
+            return Response(
+                {"code": "invalid", "detail": "Give exactly one of fuzzy= or exact=."},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        game = params.get("game")
+        if game and not Game.objects.filter(slug=game).exists():
+            return Response(
+                {
+                    "code": "invalid",
+                    "detail": f"No game {game!r}.",
+                    "errors": {"game": [f"No game {game!r}."]},
+                },
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        cards = Card.objects.filter(game__slug=game) if game else Card.objects.all()
+        match = names.match_exact(cards, exact) if exact else names.match_fuzzy(cards, fuzzy)
+        if match.card is None:
+            wanted = exact or fuzzy
+            code = "ambiguous" if match.candidates else "not_found"
+            detail = (
+                f"{wanted!r} matches several cards; be more specific."
+                if match.candidates
+                else f"No card named {wanted!r}."
+            )
+            return Response(
+                {"code": code, "detail": detail, "candidates": match.candidates},
+                status=status.HTTP_404_NOT_FOUND,
+            )
+        card = selectors.card_get(short_id=match.card.short_id)
+        return Response(self.get_serializer(card).data)

@@ -1,0 +1,38 @@
+"""The card face image: a generated PNG proxy of a card, drawn once per version of the card."""
+
+from __future__ import annotations
+
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.utils.cache import patch_cache_control
+from django.utils.http import parse_etags
+
+from cardsite.catalogue import selectors
+from cardsite.catalogue.faces import face_file
+
+# The URL stays the same when a card is edited, so browsers revalidate (cheaply, by ETag)
+# after an hour rather than keep a stale face for long.
+MAX_AGE = 60 * 60
+
+
+def card_face(request: HttpRequest, short_id: str) -> HttpResponse:
+    card = selectors.card_get(short_id=short_id.lower())
+    if card is None:
+        raise Http404(f"No card {short_id!r}.")
+    path = face_file(card)
+    # The file is named <short_id>-<version>.png, so its name carries the version.
+    etag = f'"{path.stem.rsplit("-", 1)[-1]}"'
+    wanted = parse_etags(request.headers.get("If-None-Match", ""))
+    if etag in wanted or "*" in wanted:
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        try:
+            handle = path.open("rb")
+        except FileNotFoundError:
+            # Another request re-drew an edited card and removed this version meanwhile.
+            path = face_file(card)
+            etag = f'"{path.stem.rsplit("-", 1)[-1]}"'
+            handle = path.open("rb")
+        response = FileResponse(handle, content_type="image/png")
+    response["ETag"] = etag
+    patch_cache_control(response, public=True, max_age=MAX_AGE)
+    return response

@@ -1,0 +1,31 @@
+"""What each database does differently: full-text rules-text search and name similarity.
+
+Everything else in search is plain ORM and runs the same on SQLite and PostgreSQL.
+`o:` words match whole words or their beginnings (`o:draw` finds "draws", not "withdraw"),
+through PostgreSQL's GIN-indexed tsvector or SQLite's FTS5 table (see migration 0004).
+"""
+
+from __future__ import annotations
+
+from django.db import connection
+from django.db.models import Q
+from django.db.models.expressions import RawSQL
+
+from cardsite.catalogue.search.text import words as folded_words
+
+
+def rules_text_q(text: str, *, phrase: bool) -> Q | None:
+    """Cards whose rules text holds these words (as a phrase when `phrase`), or None if no words."""
+    tokens = folded_words(text)
+    if not tokens:
+        return None
+    if connection.vendor == "postgresql":
+        # Folded tokens are [a-z0-9]+, so they are safe inside a raw tsquery.
+        joiner = " <-> " if phrase else " & "
+        tsquery = joiner.join(f"{t}:*" for t in tokens)
+        sql = "SELECT id FROM catalogue_card WHERE search_vector @@ to_tsquery('simple', %s)"
+        return Q(id__in=RawSQL(sql, [tsquery]))
+    # FTS5: a quoted phrase with a trailing * makes its last word a prefix.
+    match = f'"{" ".join(tokens)}"*' if phrase else " AND ".join(f"{t}*" for t in tokens)
+    sql = "SELECT rowid FROM catalogue_card_fts WHERE catalogue_card_fts MATCH %s"
+    return Q(id__in=RawSQL(sql, [match]))

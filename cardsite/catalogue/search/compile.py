@@ -1,0 +1,305 @@
+"""Turns a parsed query into a Django filter, warnings and an order, as Scryfall-style search does.
+
+Terms that cannot apply (an unknown key, `is:nonsense`, `cq>=lots`) are dropped with a warning
+rather than failing the search; only text that cannot be parsed at all is an error (query.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from django.db.models import Exists, F, IntegerField, OrderBy, OuterRef, Q, QuerySet
+from django.db.models.fields.json import KeyTextTransform, KeyTransform
+from django.db.models.functions import Cast
+
+from cardsite.catalogue.models import Card, CardSet, Faction, Game, Keyword, Rarity
+from cardsite.catalogue.search import backends
+from cardsite.catalogue.search.query import And, Node, Not, Or, QuerySyntaxError, Term, parse
+from cardsite.catalogue.search.text import fold
+from engines import ENGINES
+from engines.base import StatField, StatKind, slugify
+
+# Bounds that keep a hostile query from costing more than a reasonable one: the compiler
+# recurses over the tree, and every term becomes SQL.
+MAX_LENGTH = 1000
+MAX_DEPTH = 32
+COMPARISONS = {"=": "exact", ":": "exact", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
+# The default order, and the tie-breaker after any other: total, so pages never overlap.
+STABLE_ORDER = ("name", "card_set__code", "number_sort", "number", "id")
+
+
+@dataclass
+class CompiledQuery:
+    q: Q = field(default_factory=Q)
+    order_by: tuple[OrderBy | str, ...] = STABLE_ORDER
+    warnings: list[str] = field(default_factory=list)
+    name_words: list[str] = field(default_factory=list)
+
+    def apply(self, cards: QuerySet[Card]) -> QuerySet[Card]:
+        return cards.filter(self.q).order_by(*self.order_by)
+
+
+def _related(through_field: str, **lookup: object) -> Q:
+    """A filter on a many-to-many relation as EXISTS, so matches never duplicate cards."""
+    through = Card._meta.get_field(through_field).remote_field.through
+    target = Card._meta.get_field(through_field).m2m_reverse_field_name()
+    filters = {f"{target}__{key}": value for key, value in lookup.items()}
+    return Q(Exists(through.objects.filter(card_id=OuterRef("pk"), **filters)))
+
+
+def _singular(word: str) -> str:
+    if word.endswith("ves"):
+        return word[:-3] + "f"
+    if word.endswith("es") and word[-3:-2] in "sxz":
+        return word[:-2]
+    return word.removesuffix("s")
+
+
+class _Compiler:
+    def __init__(self, games: list[Game]) -> None:
+        self.games = games
+        self.game_ids = [g.id for g in games]
+        self.warnings: list[str] = []
+        self.name_words: list[str] = []
+        self.stats: dict[str, StatField] = {}
+        for game in games:
+            for spec in ENGINES[game.slug].stats:
+                for alias in (spec.key, *spec.aliases):
+                    self.stats.setdefault(alias, spec)
+        self.fields: dict[str, Callable[[Term], Q | None]] = {}
+        for handler, keys in (
+            (self.type_q, ("t", "type")),
+            (self.text_q, ("o", "text", "oracle")),
+            (self.faction_q, ("f", "faction", "race", "suit", "affiliation")),
+            (self.set_q, ("s", "set", "e")),
+            (self.rarity_q, ("r", "rarity")),
+            (self.keyword_q, ("is", "kw", "keyword", "has")),
+            (self.game_q, ("game", "g")),
+            (self.name_q, ("name", "n")),
+        ):
+            self.fields.update(dict.fromkeys(keys, handler))
+
+    def warn(self, term: Term, message: str) -> None:
+        self.warnings.append(
+            f"{message}; ignored “{term.key}{term.op}{term.value}” (position {term.position})."
+        )
+
+    def node(self, node: Node) -> Q | None:
+        if isinstance(node, Term):
+            return self.term(node)
+        if isinstance(node, Not):
+            inner = self.node(node.child)
+            return None if inner is None else ~inner
+        parts = [q for q in (self.node(child) for child in node.children) if q is not None]
+        if not parts:
+            return None
+        combined = parts[0]
+        for part in parts[1:]:
+            combined = combined | part if isinstance(node, Or) else combined & part
+        return combined
+
+    def term(self, term: Term) -> Q | None:
+        if term.key is None:
+            return self.bare_q(term)
+        if term.key in ("order", "dir"):
+            return None  # handled by _order; it filters nothing
+        handler = self.fields.get(term.key)
+        if handler is not None:
+            if term.op not in (":", "=") and handler not in (self.rarity_q,):
+                if term.op == "!=":
+                    inner = handler(Term(term.key, ":", term.value, term.position, term.quoted))
+                    return None if inner is None else ~inner
+                self.warn(term, f"{term.key} does not compare with {term.op}")
+                return None
+            return handler(term)
+        spec = self.stats.get(term.key)
+        if spec is not None:
+            return self.stat_q(term, spec)
+        self.warn(term, f"unknown key “{term.key}”")
+        return None
+
+    # --- fields ---------------------------------------------------------------------------
+
+    def bare_q(self, term: Term) -> Q | None:
+        folded = fold(term.value)
+        if not folded:
+            return None
+        if term.exact:
+            return Q(search_name=folded)
+        if term.quoted:
+            self.name_words.append(folded)
+            return Q(search_name__contains=folded)
+        q = Q()
+        for word in folded.split():
+            self.name_words.append(word)
+            q &= Q(search_name__contains=word)
+        return q
+
+    def name_q(self, term: Term) -> Q | None:
+        return self.bare_q(Term(None, ":", term.value, term.position, quoted=True))
+
+    def type_q(self, term: Term) -> Q | None:
+        wanted = slugify(term.value)
+        return Q(card_type__slug__contains=wanted) | _related("subtypes", slug__contains=wanted)
+
+    def text_q(self, term: Term) -> Q | None:
+        q = backends.rules_text_q(term.value, phrase=term.quoted)
+        if q is None:
+            self.warn(term, "no words to look for in the rules text")
+        return q
+
+    def _in_games(self, model: type, **lookup: object) -> QuerySet:
+        return model.objects.filter(game_id__in=self.game_ids, **lookup)
+
+    def faction_q(self, term: Term) -> Q | None:
+        wanted = slugify(term.value)
+        factions = self._in_games(Faction).filter(
+            Q(slug=wanted) | Q(abbreviation__iexact=term.value) | Q(slug__startswith=wanted)
+        )
+        ids = list(factions.values_list("id", flat=True))
+        if not ids:
+            # "f:dwarf" for Dwarves, "f:human" for Humans: players name a race in the singular.
+            ids = [f.id for f in self._in_games(Faction) if _singular(f.slug) == _singular(wanted)]
+        if not ids:
+            self.warn(term, f"no faction, race, suit or affiliation called “{term.value}”")
+            return None
+        return _related("factions", id__in=ids)
+
+    def set_q(self, term: Term) -> Q | None:
+        sets = self._in_games(CardSet).filter(
+            Q(code__iexact=term.value) | Q(name__icontains=term.value)
+        )
+        ids = list(sets.values_list("id", flat=True))
+        if not ids:
+            self.warn(term, f"no set “{term.value}”")
+            return None
+        return Q(card_set_id__in=ids)
+
+    def rarity_q(self, term: Term) -> Q | None:
+        rarities = list(self._in_games(Rarity).filter(slug__startswith=slugify(term.value)))
+        if not rarities:
+            self.warn(term, f"no rarity “{term.value}”")
+            return None
+        if term.op == "!=":
+            return ~Q(rarity_id__in=[r.id for r in rarities])
+        lookup = COMPARISONS[term.op]
+        # Rarities are ordered per game, so compare within each game that has this one.
+        q = Q(pk__in=[])
+        for rarity in rarities:
+            q |= Q(game_id=rarity.game_id, **{f"rarity__order__{lookup}": rarity.order})
+        return q
+
+    def keyword_q(self, term: Term) -> Q | None:
+        value = term.value.lower()
+        if value in ("sample", "unofficial"):
+            return Q(card_set__is_official=False)
+        if value == "official":
+            return Q(card_set__is_official=True)
+        wanted = slugify(term.value)
+        keywords = self._in_games(Keyword).filter(
+            Q(slug=wanted) | Q(abbreviation__iexact=term.value) | Q(slug__startswith=f"{wanted}-")
+        )
+        ids = list(keywords.values_list("id", flat=True))
+        if not ids:
+            self.warn(term, f"“{term.value}” is not a keyword or attribute")
+            return None
+        return _related("keywords", id__in=ids)
+
+    def game_q(self, term: Term) -> Q | None:
+        wanted = slugify(term.value)
+        ids = [g.id for g in self.games if g.slug == wanted or wanted in g.slug]
+        if not ids:
+            self.warn(term, f"no game “{term.value}”")
+            return None
+        return Q(game_id__in=ids)
+
+    def stat_q(self, term: Term, spec: StatField) -> Q | None:
+        path = f"stats__{spec.key}"
+        if spec.kind is StatKind.CHOICE:
+            value = term.value.lower()
+            matches = [c for c in spec.choices if c.startswith(value)]
+            if term.op not in (":", "=", "!=") or len(matches) != 1:
+                self.warn(term, f"{spec.key} is one of {', '.join(spec.choices)}")
+                return None
+            q = Q(**{path: matches[0]})
+            return Q(**{"stats__has_key": spec.key}) & ~q if term.op == "!=" else q
+        try:
+            number = int(term.value)
+        except ValueError:
+            self.warn(term, f"{spec.key} needs a whole number")
+            return None
+        if term.op == "!=":
+            return Q(stats__has_key=spec.key) & ~Q(**{path: number})
+        return Q(**{f"{path}__{COMPARISONS[term.op]}": number})
+
+    # --- ordering -------------------------------------------------------------------------
+
+    def order(self, terms: Iterable[Term]) -> tuple[OrderBy | str, ...]:
+        key, descending = None, False
+        for term in terms:
+            if term.key == "order":
+                key = term.value.lower()
+            elif term.key == "dir":
+                if term.value.lower() not in ("asc", "desc"):
+                    self.warn(term, "dir is asc or desc")
+                descending = term.value.lower() == "desc"
+        if key is None or key == "name":
+            first = [F("name").desc() if descending else F("name").asc()]
+        elif key == "set":
+            first = [
+                F(f).desc() if descending else F(f).asc()
+                for f in ("card_set__code", "number_sort", "number")
+            ]
+        elif key in self.stats:
+            spec = self.stats[key]
+            value = (
+                Cast(KeyTextTransform(spec.key, "stats"), IntegerField())
+                if spec.kind is StatKind.INTEGER
+                else KeyTransform(spec.key, "stats")
+            )
+            first = [value.desc(nulls_last=True) if descending else value.asc(nulls_last=True)]
+        else:
+            self.warnings.append(f"cannot order by “{key}”; ordered by name.")
+            first = [F("name").asc()]
+        return (*first, *STABLE_ORDER)
+
+
+def _top_level_terms(node: Node | None) -> list[Term]:
+    if isinstance(node, Term):
+        return [node]
+    if isinstance(node, And):
+        return [c for c in node.children if isinstance(c, Term)]
+    return []
+
+
+def _check_size(text: str, tree: Node | None) -> None:
+    """Refuse queries too long or too deeply nested to compile, walking without recursion."""
+    if len(text) > MAX_LENGTH:
+        raise QuerySyntaxError(f"a query may be at most {MAX_LENGTH} characters", MAX_LENGTH)
+    stack = [(tree, 1)] if tree is not None else []
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise QuerySyntaxError(f"the query nests deeper than {MAX_DEPTH} levels", node.position)
+        if isinstance(node, Not):
+            stack.append((node.child, depth + 1))
+        elif isinstance(node, And | Or):
+            stack.extend((child, depth + 1) for child in node.children)
+
+
+def compile_query(text: str, *, games: Iterable[Game]) -> CompiledQuery:
+    """Parse and compile `text` for cards of `games`. Raises QuerySyntaxError if it cannot parse."""
+    games = list(games)
+    tree = parse(text)
+    _check_size(text, tree)
+    compiler = _Compiler(games)
+    q = compiler.node(tree) if tree is not None else None
+    order = compiler.order(_top_level_terms(tree))
+    scope = Q(game_id__in=compiler.game_ids)
+    return CompiledQuery(
+        q=scope & q if q is not None else scope,
+        order_by=order,
+        warnings=compiler.warnings,
+        name_words=compiler.name_words,
+    )

@@ -1,0 +1,99 @@
+"""Finding a card by a name someone typed: exactly, or despite typos and missing punctuation.
+
+The same matcher answers /api/v1/cards/named/, gives search its "did you mean" and will
+resolve names in deck imports.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db import connection
+from django.db.models import QuerySet
+from rapidfuzz import fuzz, process
+
+from cardsite.catalogue.models import Card
+from cardsite.catalogue.search.text import fold
+
+# A fuzzy winner must score at least this (0-100) and beat the runner-up by the margin;
+# otherwise the answer is "ambiguous" and the candidates are shown.
+MIN_SCORE = 72
+MARGIN = 6
+CANDIDATES = 5
+
+
+@dataclass
+class NameMatch:
+    card: Card | None
+    candidates: list[str] = field(default_factory=list)
+
+
+def _preferred(cards: QuerySet[Card]) -> Card | None:
+    """Of several printings of one name, the official one from the newest set."""
+    return (
+        cards.order_by("-card_set__is_official", "-card_set__release_date", "-card_set__code", "id")
+        .select_related("game", "card_set")
+        .first()
+    )
+
+
+def _scored_names(cards: QuerySet[Card], folded: str) -> list[tuple[str, float]]:
+    """(folded name, score) for the closest names, best first."""
+    if connection.vendor == "postgresql":
+        from django.contrib.postgres.search import TrigramSimilarity
+
+        # The trigram GIN index narrows the field; rapidfuzz then scores the shortlist.
+        shortlist = list(
+            cards.annotate(similarity=TrigramSimilarity("search_name", folded))
+            .filter(similarity__gt=0.15)
+            .order_by("-similarity")
+            .values_list("search_name", flat=True)
+            .distinct()[:50]
+        )
+    else:
+        shortlist = list(cards.values_list("search_name", flat=True).distinct())
+    results = process.extract(folded, set(shortlist), scorer=fuzz.WRatio, limit=CANDIDATES)
+    return [(name, score) for name, score, _ in results]
+
+
+def _display_names(cards: QuerySet[Card], folded_names: list[str]) -> list[str]:
+    by_folded = dict(cards.filter(search_name__in=folded_names).values_list("search_name", "name"))
+    return [by_folded[n] for n in folded_names if n in by_folded]
+
+
+def match_exact(cards: QuerySet[Card], name: str) -> NameMatch:
+    return NameMatch(_preferred(cards.filter(search_name=fold(name))))
+
+
+def match_fuzzy(cards: QuerySet[Card], name: str) -> NameMatch:
+    folded = fold(name)
+    if not folded:
+        return NameMatch(None)
+    exact = _preferred(cards.filter(search_name=folded))
+    if exact is not None:
+        return NameMatch(exact)
+    containing = cards
+    for word in folded.split():
+        containing = containing.filter(search_name__contains=word)
+    names = list(containing.values_list("search_name", flat=True).distinct()[: CANDIDATES + 1])
+    if len(names) == 1:
+        return NameMatch(_preferred(cards.filter(search_name=names[0])))
+    scored = _scored_names(cards, folded)
+    if (
+        scored
+        and scored[0][1] >= MIN_SCORE
+        and (len(scored) == 1 or scored[0][1] - scored[1][1] >= MARGIN)
+    ):
+        return NameMatch(_preferred(cards.filter(search_name=scored[0][0])))
+    candidates = (
+        names[:CANDIDATES] if len(names) > 1 else [n for n, s in scored if s >= MIN_SCORE / 2]
+    )
+    return NameMatch(None, _display_names(cards, candidates))
+
+
+def suggestions(cards: QuerySet[Card], text: str) -> list[str]:
+    """Names close to `text`, for a search that found nothing."""
+    folded = fold(text)
+    if not folded:
+        return []
+    return _display_names(cards, [n for n, s in _scored_names(cards, folded) if s >= MIN_SCORE])

@@ -1,0 +1,134 @@
+"""Search benchmark, run on demand (never part of the test suite):
+
+    .venv/bin/python tests/benchmarks/bench_search.py --database sqlite
+    .venv/bin/python tests/benchmarks/bench_search.py --database postgres
+
+It builds a database of its own (a SQLite file in /tmp, or the cardsite_bench database on the
+local PostgreSQL), loads the fixtures plus a synthetic catalogue of 100,000 cards, then runs
+20 representative queries through the API in-process and prints p50/p95 per query as a
+Markdown table for the README. Targets: p95 <= 50 ms on PostgreSQL, <= 150 ms on SQLite.
+"""
+
+import argparse
+import io
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DATABASES = {
+    "sqlite": "sqlite:////tmp/cardsite-bench.sqlite3",
+    "postgres": "postgres://postgres@127.0.0.1:5432/cardsite_bench",
+}
+QUERIES = [
+    ("name word", {"q": "sentinel"}),
+    ("two name words", {"q": "kal warden"}),
+    ("quoted name", {"q": '"bel oracle"'}),
+    ("exact name", {"q": '!"Cloudglider"'}),
+    ("fuzzy name", {"path": "named/", "fuzzy": "plated voyagr"}),
+    (
+        "fuzzy name, one game",
+        {"path": "named/", "fuzzy": "korarx sentinl", "game": "conquest-of-orion"},
+    ),
+    ("stat range", {"q": "cq>=3 cq<=5", "game": "conquest-of-fates"}),
+    ("two stats", {"q": "dmg>=4 hp>=5", "game": "conquest-of-orion"}),
+    ("stat, ordered", {"q": "cp>=7 order:cp dir:desc", "game": "conquest-alpha-tactics"}),
+    ("negation", {"q": "t:unit -is:sample -f:humans", "game": "conquest-of-orion"}),
+    ("negated keyword", {"q": "-is:apex cq>=6", "game": "conquest-of-fates"}),
+    ("or-group", {"q": "t:planet or t:satellite"}),
+    (
+        "nested or",
+        {"q": "(f:elves or f:orcs) (atk>=3 or def>=3)", "game": "conquest-for-the-capital"},
+    ),
+    ("text word", {"q": "o:draw"}),
+    ("text phrase", {"q": 'o:"draw a card"'}),
+    ("text and type", {"q": "o:destroy t:unit"}),
+    ("keyword", {"q": "is:guardian"}),
+    ("rarity compare", {"q": "r>=silver", "game": "conquest-of-orion"}),
+    ("faction and type", {"q": "f:romulan t:ship", "game": "conquest-alpha-tactics"}),
+    ("set, ordered by set", {"q": "s:syn order:set", "game": "fate-foretold"}),
+]
+
+
+def prepare(database: str, cards: int) -> None:
+    from django.core.management import call_command
+    from django.db import connection
+
+    from cardsite.catalogue.models import Card
+
+    call_command("migrate", verbosity=0)
+    if Card.objects.filter(card_set__code="SYN").count() < cards:
+        call_command("load_games", verbosity=0, stdout=io.StringIO())
+        call_command("synthetic_catalogue", cards=cards, stdout=io.StringIO())
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+
+
+def measure(runs: int) -> list[tuple[str, float, float, int]]:
+    from django.test import Client
+
+    client = Client()
+    rows = []
+    for label, params in QUERIES:
+        params = dict(params)
+        path = "/api/v1/cards/" + params.pop("path", "")
+        timings = []
+        for i in range(runs + 2):
+            start = time.perf_counter()
+            response = client.get(path, params)
+            elapsed = (time.perf_counter() - start) * 1000
+            if response.status_code not in (200, 404):
+                raise SystemExit(f"{label}: HTTP {response.status_code} {response.content[:200]!r}")
+            if i >= 2:  # the first two warm caches
+                timings.append(elapsed)
+        count = response.json().get("count", 1) if response.status_code == 200 else 0
+        timings.sort()
+        p95 = timings[max(0, round(0.95 * len(timings)) - 1)]
+        rows.append((label, statistics.median(timings), p95, count))
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--database", choices=sorted(DATABASES), default="sqlite")
+    parser.add_argument("--cards", type=int, default=100_000)
+    parser.add_argument("--runs", type=int, default=30)
+    args = parser.parse_args()
+
+    sys.path.insert(0, str(ROOT))
+    os.environ["DATABASE_URL"] = DATABASES[args.database]
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardsite.settings.local")
+    os.environ["DEBUG"] = "false"
+    if args.database == "postgres":
+        import psycopg
+
+        with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as c:
+            if not c.execute(
+                "SELECT 1 FROM pg_database WHERE datname = 'cardsite_bench'"
+            ).fetchone():
+                c.execute("CREATE DATABASE cardsite_bench")
+    import django
+
+    django.setup()
+    from django.conf import settings
+
+    settings.ALLOWED_HOSTS.append("testserver")
+    prepare(args.database, args.cards)
+    from cardsite.catalogue.models import Card
+
+    rows = measure(args.runs)
+    total = Card.objects.count()
+    print(f"\n{args.database}: {total:,} cards, {args.runs} runs per query\n")
+    print("| query | results | p50 ms | p95 ms |")
+    print("|---|---:|---:|---:|")
+    for label, p50, p95, count in rows:
+        print(f"| {label} | {count:,} | {p50:.1f} | {p95:.1f} |")
+    worst = max(p95 for _, _, p95, _ in rows)
+    print(f"\nWorst p95: {worst:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,79 @@
+"""A real headless Chromium (Debian's package, installed by .ci/run) against a live server.
+
+pytest-django's own live_server makes each test transactional and flushes the database
+afterwards, which would empty the catalogue the whole session shares. These tests only read,
+so one server thread serves the already-loaded, committed fixtures for the whole session.
+"""
+
+import os
+import shutil
+from collections.abc import Iterator
+
+import pytest
+from django.contrib.staticfiles.handlers import StaticFilesHandler
+from django.db import connections
+from django.test.testcases import LiveServerThread
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+# Without these, Chromium keeps trying to reach Google's services from this sandbox.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def _server(django_db_setup, django_db_blocker) -> Iterator[str]:
+    with django_db_blocker.unblock():
+        shared = {
+            c.alias: c for c in connections.all() if c.vendor == "sqlite" and c.is_in_memory_db()
+        }
+        for connection in shared.values():
+            connection.inc_thread_sharing()
+        thread = LiveServerThread(
+            "127.0.0.1", StaticFilesHandler, connections_override=shared, port=0
+        )
+        thread.daemon = True
+        thread.start()
+        thread.is_ready.wait()
+        if thread.error:
+            raise thread.error
+        yield f"http://127.0.0.1:{thread.port}"
+        thread.terminate()
+        for connection in shared.values():
+            connection.dec_thread_sharing()
+
+
+@pytest.fixture
+def server(_server, django_db_blocker) -> Iterator[str]:
+    # The server thread reads the database while the test drives the browser.
+    with django_db_blocker.unblock():
+        yield _server
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"Chromium is not installed at {CHROMIUM}; .ci/run installs Debian's chromium.")
+    # Playwright's sync API runs an event loop; the test itself touches the database only
+    # before and after driving the page, never concurrently.
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    yield page
+    context.close()
