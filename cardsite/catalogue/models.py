@@ -255,6 +255,7 @@ class Card(models.Model):
         ]
         indexes = [
             models.Index(fields=["game", "name"]),
+            models.Index(fields=["name", "id"]),
             models.Index(fields=["card_set", "number_sort", "number"]),
         ]
 

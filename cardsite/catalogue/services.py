@@ -36,6 +36,7 @@ from cardsite.catalogue.models import (
     search_columns,
 )
 from cardsite.catalogue.short_ids import is_valid_short_id, short_id_candidates
+from cardsite.catalogue.versioning import bump_catalogue_version
 from engines import ENGINES, get_engine
 from engines.base import GameEngine, slugify
 
@@ -463,6 +464,7 @@ def catalogue_import(
         _upsert(Term, game, "slug", sections["terms"])
         if cards:
             _write_cards(game, cards, summary, progress)
+        transaction.on_commit(bump_catalogue_version)
     return summary
 
 

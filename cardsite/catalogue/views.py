@@ -49,6 +49,8 @@ def search(request: HttpRequest) -> HttpResponse:
         "game_slug": game_slug,
         "view": view,
         "games": selectors.game_list(),
+        # Set explicitly: the template tells "no query yet" from "no results" by None.
+        "page": None,
     }
     game = selectors.game_get(slug=game_slug) if game_slug else None
     if game_slug and game is None:
@@ -70,9 +72,7 @@ def search(request: HttpRequest) -> HttpResponse:
     page = _paged(request, result.cards, view)
     context.update(page=page, warnings=result.warnings)
     if not page.object_list and result.name_words:
-        context["suggestions"] = names.suggestions(
-            selectors.card_list(game=game_slug), " ".join(result.name_words)
-        )
+        context["suggestions"] = names.suggestions(" ".join(result.name_words), game=game_slug)
     return render(request, "catalogue/search.html", context)
 
 

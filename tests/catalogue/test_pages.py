@@ -59,3 +59,74 @@ def test_a_card_url_with_an_old_slug_redirects_to_the_current_one(client):
 
 def test_an_unknown_short_link_is_a_404(client):
     assert client.get("/c/zzzzzzzz").status_code == 404
+
+
+def test_the_search_page_shows_card_faces_by_default(client):
+    page = client.get("/search/", {"q": "is:apex", "game": "conquest-of-fates"}).content.decode()
+    assert "6 cards" in page
+    assert page.count('class="face-grid"') == 1
+    assert "/face.png" in page
+
+
+def test_the_search_page_toggles_to_a_text_list_with_key_stats(client):
+    page = client.get("/search/", {"q": "cloudglider", "view": "list"}).content.decode()
+    assert "results-list" in page
+    assert "dmg <strong>4</strong>" in page and "hp <strong>5</strong>" in page
+
+
+def test_the_search_page_pages_without_overlap(client):
+    first = client.get("/search/", {"q": "t:unit", "game": "conquest-of-orion"}).context["page"]
+    second = client.get(
+        "/search/", {"q": "t:unit", "game": "conquest-of-orion", "page": 2}
+    ).context["page"]
+    assert not {c.id for c in first} & {c.id for c in second}
+    assert first.paginator.count > len(first.object_list)
+
+
+def test_the_search_page_shows_warnings_for_terms_it_ignored(client):
+    page = client.get("/search/", {"q": "cloudglider is:nonsense"}).content.decode()
+    assert "is not a keyword or attribute" in page
+    assert "1 card" in page
+
+
+def test_the_search_page_marks_where_an_unreadable_query_went_wrong(client):
+    response = client.get("/search/", {"q": "t:unit or"})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "needs a term after it" in page
+    assert "<mark>or</mark>" in page
+
+
+def test_the_search_page_suggests_names_when_nothing_matches(client):
+    page = client.get("/search/", {"q": "plated voyagr"}).content.decode()
+    assert "Did you mean" in page and "Plated Voyager" in page
+
+
+def test_an_unknown_game_on_the_search_page_is_a_400(client):
+    assert client.get("/search/", {"q": "x", "game": "magic"}).status_code == 400
+
+
+def test_a_set_page_lists_its_cards_in_collector_order(client):
+    page = client.get("/games/conquest-of-orion/sets/ORI-RB/", {"view": "list"}).content.decode()
+    assert page.index("Ice Planet") < page.index("Forerunner") < page.index("Heliokraken")
+
+
+def test_the_syntax_page_documents_every_games_stats_with_examples(client):
+    page = client.get("/syntax/").content.decode()
+    for key in ["cq", "cost_blue", "tier", "attack", "stars", "combat_power", "victory_points"]:
+        assert f"<code>{key}</code>" in page
+    assert "is:apex" in page and "f:humans tier&lt;=2" in page
+
+
+def test_a_card_page_links_its_neighbours_in_the_set(client):
+    forerunner = Card.objects.get(card_set__code="ORI-RB", name="Forerunner")
+    page = client.get(forerunner.get_absolute_url()).content.decode()
+    assert "Archive card" in page and "Expedition Escort" in page
+
+
+def test_a_card_page_shows_its_qr_short_link(client):
+    card = Card.objects.get(card_set__code="ORI-RB", name="Forerunner")
+    page = client.get(card.get_absolute_url()).content.decode()
+    assert f"/cards/{card.short_id}/qr.svg" in page
+    svg = client.get(f"/cards/{card.short_id}/qr.svg")
+    assert svg["Content-Type"] == "image/svg+xml"

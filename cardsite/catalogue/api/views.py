@@ -121,7 +121,7 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
             cards, warnings, name_words = result.cards, result.warnings, result.name_words
         page = self.paginate_queryset(cards)
         if name_words and not page:
-            suggestions = names.suggestions(selectors.card_list(game=game), " ".join(name_words))
+            suggestions = names.suggestions(" ".join(name_words), game=game)
         data = self.get_serializer(page, many=True).data
         return self.paginator.get_paginated_response(
             data, warnings=warnings, suggestions=suggestions
@@ -159,8 +159,9 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
                 },
                 status=status.HTTP_400_BAD_REQUEST,
             )
-        cards = Card.objects.filter(game__slug=game) if game else Card.objects.all()
-        match = names.match_exact(cards, exact) if exact else names.match_fuzzy(cards, fuzzy)
+        match = (
+            names.match_exact(exact, game=game) if exact else names.match_fuzzy(fuzzy, game=game)
+        )
         if match.card is None:
             wanted = exact or fuzzy
             code = "ambiguous" if match.candidates else "not_found"

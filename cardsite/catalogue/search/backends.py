@@ -29,3 +29,12 @@ def rules_text_q(text: str, *, phrase: bool) -> Q | None:
     match = f'"{" ".join(tokens)}"*' if phrase else " AND ".join(f"{t}*" for t in tokens)
     sql = "SELECT rowid FROM catalogue_card_fts WHERE catalogue_card_fts MATCH %s"
     return Q(id__in=RawSQL(sql, [match]))
+
+
+def name_contains_q(folded: str) -> Q:
+    """Cards whose folded name contains `folded` (already folded by the caller)."""
+    if connection.vendor == "sqlite" and len(folded) >= 3:
+        # The trigram FTS5 table answers LIKE from its index; shorter strings have no trigram.
+        sql = "SELECT rowid FROM catalogue_card_name_fts WHERE search_name LIKE %s"
+        return Q(id__in=RawSQL(sql, [f"%{folded}%"]))
+    return Q(search_name__contains=folded)

@@ -13,7 +13,16 @@ from django.db.models import Exists, F, IntegerField, OrderBy, OuterRef, Q, Quer
 from django.db.models.fields.json import KeyTextTransform, KeyTransform
 from django.db.models.functions import Cast
 
-from cardsite.catalogue.models import Card, CardSet, Faction, Game, Keyword, Rarity
+from cardsite.catalogue.models import (
+    Card,
+    CardSet,
+    CardType,
+    Faction,
+    Game,
+    Keyword,
+    Rarity,
+    Subtype,
+)
 from cardsite.catalogue.search import backends
 from cardsite.catalogue.search.query import And, Node, Not, Or, QuerySyntaxError, Term, parse
 from cardsite.catalogue.search.text import fold
@@ -25,8 +34,9 @@ from engines.base import StatField, StatKind, slugify
 MAX_LENGTH = 1000
 MAX_DEPTH = 32
 COMPARISONS = {"=": "exact", ":": "exact", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
-# The default order, and the tie-breaker after any other: total, so pages never overlap.
-STABLE_ORDER = ("name", "card_set__code", "number_sort", "number", "id")
+# The default order, and the tie-breaker after any other: total (id is unique), so pages
+# never overlap; an index on (name, id) serves it.
+STABLE_ORDER = ("name", "id")
 
 
 @dataclass
@@ -129,19 +139,30 @@ class _Compiler:
             return Q(search_name=folded)
         if term.quoted:
             self.name_words.append(folded)
-            return Q(search_name__contains=folded)
+            return backends.name_contains_q(folded)
         q = Q()
         for word in folded.split():
             self.name_words.append(word)
-            q &= Q(search_name__contains=word)
+            q &= backends.name_contains_q(word)
         return q
 
     def name_q(self, term: Term) -> Q | None:
         return self.bare_q(Term(None, ":", term.value, term.position, quoted=True))
 
     def type_q(self, term: Term) -> Q | None:
+        # Resolve names to ids first: the card query then compares integers, not strings.
         wanted = slugify(term.value)
-        return Q(card_type__slug__contains=wanted) | _related("subtypes", slug__contains=wanted)
+        type_ids = list(
+            self._in_games(CardType, slug__contains=wanted).values_list("id", flat=True)
+        )
+        subtype_ids = list(
+            self._in_games(Subtype, slug__contains=wanted).values_list("id", flat=True)
+        )
+        if not type_ids and not subtype_ids:
+            self.warn(term, f"no card type or classification “{term.value}”")
+            return None
+        q = Q(card_type_id__in=type_ids) if type_ids else Q(pk__in=[])
+        return q | _related("subtypes", id__in=subtype_ids) if subtype_ids else q
 
     def text_q(self, term: Term) -> Q | None:
         q = backends.rules_text_q(term.value, phrase=term.quoted)

@@ -13,7 +13,9 @@ from django.db.models import QuerySet
 from rapidfuzz import fuzz, process
 
 from cardsite.catalogue.models import Card
+from cardsite.catalogue.search.backends import name_contains_q
 from cardsite.catalogue.search.text import fold
+from cardsite.catalogue.versioning import catalogue_version
 
 # A fuzzy winner must score at least this (0-100) and beat the runner-up by the margin;
 # otherwise the answer is "ambiguous" and the candidates are shown.
@@ -37,7 +39,21 @@ def _preferred(cards: QuerySet[Card]) -> Card | None:
     )
 
 
-def _scored_names(cards: QuerySet[Card], folded: str) -> list[tuple[str, float]]:
+# (catalogue version, folded names) per game ("" for all games), built once per version:
+# reading 100,000 names costs far more than scoring them.
+_NAME_INDEX: dict[str, tuple[int, list[str]]] = {}
+
+
+def _all_names(cards: QuerySet[Card], scope: str) -> list[str]:
+    version = catalogue_version()
+    cached = _NAME_INDEX.get(scope)
+    if cached is None or cached[0] != version:
+        names = list(cards.order_by().values_list("search_name", flat=True).distinct())
+        cached = _NAME_INDEX[scope] = (version, names)
+    return cached[1]
+
+
+def _scored_names(cards: QuerySet[Card], folded: str, scope: str) -> list[tuple[str, float]]:
     """(folded name, score) for the closest names, best first."""
     if connection.vendor == "postgresql":
         from django.contrib.postgres.search import TrigramSimilarity
@@ -51,8 +67,8 @@ def _scored_names(cards: QuerySet[Card], folded: str) -> list[tuple[str, float]]
             .distinct()[:50]
         )
     else:
-        shortlist = list(cards.values_list("search_name", flat=True).distinct())
-    results = process.extract(folded, set(shortlist), scorer=fuzz.WRatio, limit=CANDIDATES)
+        shortlist = _all_names(cards, scope)
+    results = process.extract(folded, shortlist, scorer=fuzz.WRatio, limit=CANDIDATES)
     return [(name, score) for name, score, _ in results]
 
 
@@ -61,11 +77,16 @@ def _display_names(cards: QuerySet[Card], folded_names: list[str]) -> list[str]:
     return [by_folded[n] for n in folded_names if n in by_folded]
 
 
-def match_exact(cards: QuerySet[Card], name: str) -> NameMatch:
-    return NameMatch(_preferred(cards.filter(search_name=fold(name))))
+def _cards(game: str | None) -> QuerySet[Card]:
+    return Card.objects.filter(game__slug=game) if game else Card.objects.all()
 
 
-def match_fuzzy(cards: QuerySet[Card], name: str) -> NameMatch:
+def match_exact(name: str, *, game: str | None = None) -> NameMatch:
+    return NameMatch(_preferred(_cards(game).filter(search_name=fold(name))))
+
+
+def match_fuzzy(name: str, *, game: str | None = None) -> NameMatch:
+    cards = _cards(game)
     folded = fold(name)
     if not folded:
         return NameMatch(None)
@@ -74,11 +95,11 @@ def match_fuzzy(cards: QuerySet[Card], name: str) -> NameMatch:
         return NameMatch(exact)
     containing = cards
     for word in folded.split():
-        containing = containing.filter(search_name__contains=word)
+        containing = containing.filter(name_contains_q(word))
     names = list(containing.values_list("search_name", flat=True).distinct()[: CANDIDATES + 1])
     if len(names) == 1:
         return NameMatch(_preferred(cards.filter(search_name=names[0])))
-    scored = _scored_names(cards, folded)
+    scored = _scored_names(cards, folded, game or "")
     if (
         scored
         and scored[0][1] >= MIN_SCORE
@@ -91,9 +112,11 @@ def match_fuzzy(cards: QuerySet[Card], name: str) -> NameMatch:
     return NameMatch(None, _display_names(cards, candidates))
 
 
-def suggestions(cards: QuerySet[Card], text: str) -> list[str]:
+def suggestions(text: str, *, game: str | None = None) -> list[str]:
     """Names close to `text`, for a search that found nothing."""
     folded = fold(text)
     if not folded:
         return []
-    return _display_names(cards, [n for n, s in _scored_names(cards, folded) if s >= MIN_SCORE])
+    cards = _cards(game)
+    scored = _scored_names(cards, folded, game or "")
+    return _display_names(cards, [n for n, s in scored if s >= MIN_SCORE])
