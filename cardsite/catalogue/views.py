@@ -30,10 +30,12 @@ def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "catalogue/game.html", {"game": game})
 
 
-def _paged(request: HttpRequest, cards: Any, view: str) -> Any:
-    return Paginator(cards, LIST_PAGE if view == "list" else GRID_PAGE).get_page(
-        request.GET.get("page")
-    )
+def _paged(request: HttpRequest, ids: Any, view: str) -> Any:
+    """A page over card ids, its cards then loaded whole (see SearchResult.ids)."""
+    per_page = LIST_PAGE if view == "list" else GRID_PAGE
+    page = Paginator(ids, per_page).get_page(request.GET.get("page"))
+    page.object_list = selectors.cards_in_order(page.object_list)
+    return page
 
 
 def _view_mode(request: HttpRequest) -> str:
@@ -69,7 +71,7 @@ def search(request: HttpRequest) -> HttpResponse:
             error_at=text[exc.position :],
         )
         return render(request, "catalogue/search.html", context, status=400)
-    page = _paged(request, result.cards, view)
+    page = _paged(request, result.ids, view)
     context.update(page=page, warnings=result.warnings)
     if not page.object_list and result.name_words:
         context["suggestions"] = names.suggestions(" ".join(result.name_words), game=game_slug)
@@ -81,7 +83,7 @@ def set_detail(request: HttpRequest, game: str, code: str) -> HttpResponse:
     if card_set is None:
         raise Http404(f"No set {code!r} in {game!r}.")
     view = _view_mode(request)
-    cards = selectors.card_list(game=game, set_code=card_set.code)
+    cards = selectors.card_list(game=game, set_code=card_set.code).values_list("id", flat=True)
     return render(
         request,
         "catalogue/set.html",

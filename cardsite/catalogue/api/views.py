@@ -118,8 +118,10 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
                     {"code": "invalid_query", "detail": str(exc), "position": exc.position},
                     status=status.HTTP_400_BAD_REQUEST,
                 )
-            cards, warnings, name_words = result.cards, result.warnings, result.name_words
-        page = self.paginate_queryset(cards)
+            cards, warnings, name_words = result.ids, result.warnings, result.name_words
+        else:
+            cards = cards.values_list("id", flat=True)
+        page = selectors.cards_in_order(self.paginate_queryset(cards))
         if name_words and not page:
             suggestions = names.suggestions(" ".join(name_words), game=game)
         data = self.get_serializer(page, many=True).data

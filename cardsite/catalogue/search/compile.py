@@ -309,15 +309,19 @@ def _check_size(text: str, tree: Node | None) -> None:
             stack.extend((child, depth + 1) for child in node.children)
 
 
-def compile_query(text: str, *, games: Iterable[Game]) -> CompiledQuery:
-    """Parse and compile `text` for cards of `games`. Raises QuerySyntaxError if it cannot parse."""
+def compile_query(text: str, *, games: Iterable[Game], scoped: bool = True) -> CompiledQuery:
+    """Parse and compile `text` for cards of `games` (only those if `scoped`).
+
+    Raises QuerySyntaxError if it cannot parse.
+    """
     games = list(games)
     tree = parse(text)
     _check_size(text, tree)
     compiler = _Compiler(games)
     q = compiler.node(tree) if tree is not None else None
     order = compiler.order(_top_level_terms(tree))
-    scope = Q(game_id__in=compiler.game_ids)
+    # Scoping to every game filters nothing, and would steer the planner onto the game index.
+    scope = Q(game_id__in=compiler.game_ids) if scoped else Q()
     return CompiledQuery(
         q=scope & q if q is not None else scope,
         order_by=order,
