@@ -35,6 +35,7 @@ from cardsite.catalogue.models import (
     number_sort_key,
     search_columns,
 )
+from cardsite.catalogue.search.backends import ensure_stat_indexes
 from cardsite.catalogue.short_ids import is_valid_short_id, short_id_candidates
 from cardsite.catalogue.versioning import bump_catalogue_version
 from engines import ENGINES, get_engine
@@ -80,6 +81,7 @@ def game_sync(*, engine: GameEngine, meta: Mapping[str, Any] | None = None) -> G
                 "description": spec.description,
             },
         )
+    ensure_stat_indexes(spec.key for spec in engine.stats)
     return game
 
 

@@ -209,3 +209,23 @@ def test_a_server_error_under_the_api_is_json_too(rf):
     assert response.status_code == 500
     assert response["Content-Type"] == "application/json"
     assert b'"code": "server_error"' in response.content
+
+
+def test_the_fast_card_record_equals_what_the_declared_fields_give(rf):
+    from rest_framework import serializers
+    from rest_framework.request import Request
+
+    from cardsite.catalogue.api.serializers import CardSerializer
+    from cardsite.catalogue.selectors import card_list
+
+    request = Request(rf.get("/api/v1/cards/"))
+    request.version, request.versioning_scheme = "v1", None
+    from rest_framework.versioning import NamespaceVersioning
+
+    request.versioning_scheme = NamespaceVersioning()
+    serializer = CardSerializer(context={"request": request})
+    cards = list(card_list().filter(rulings__isnull=False).distinct()[:5]) + list(card_list()[:40])
+    for card in cards:
+        fast = serializer.to_representation(card)
+        declared = serializers.ModelSerializer.to_representation(serializer, card)
+        assert fast == dict(declared), card.name

@@ -118,6 +118,9 @@ def main() -> None:
     settings.ALLOWED_HOSTS.append("testserver")
     prepare(args.database, args.cards)
     from cardsite.catalogue.models import Card
+    from cardsite.runtime import tune_garbage_collector
+
+    tune_garbage_collector()  # as cardsite/wsgi.py does for the served site
 
     rows = measure(args.runs)
     total = Card.objects.count()

@@ -305,14 +305,14 @@ class TestTheFaceView:
         assert "max-age=" in response["Cache-Control"]
         assert response["ETag"].startswith('"') and response["ETag"].endswith('"')
         body = b"".join(response.streaming_content)
-        response.close()
+        response.getvalue()  # drain the stream; close() would end the DB connection
         assert body == face_file(card).read_bytes()
         assert Image.open(io.BytesIO(body)).format == "PNG"
 
     def test_a_matching_etag_gets_not_modified(self, client):
         card = card_named("COF-SMP", "Mother-Seed Ylvanne")
         first = client.get(f"/cards/{card.short_id}/face.png")
-        first.close()
+        first.getvalue()  # drain the stream; close() would end the DB connection
         again = client.get(
             f"/cards/{card.short_id}/face.png", headers={"If-None-Match": first["ETag"]}
         )
@@ -322,11 +322,11 @@ class TestTheFaceView:
     def test_the_etag_changes_when_the_card_does(self, client):
         card = card_named("COF-SMP", "Mother-Seed Ylvanne")
         first = client.get(f"/cards/{card.short_id}/face.png")
-        first.close()
+        first.getvalue()  # drain the stream; close() would end the DB connection
         card.rules_text = "Throughout the Battle: Allied units have +2 CQ."
         card.save()
         second = client.get(f"/cards/{card.short_id}/face.png")
-        second.close()
+        second.getvalue()  # drain the stream; close() would end the DB connection
         assert second["ETag"] != first["ETag"]
 
     def test_an_unknown_card_is_a_404(self, client):

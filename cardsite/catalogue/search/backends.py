@@ -7,6 +7,8 @@ through PostgreSQL's GIN-indexed tsvector or SQLite's FTS5 table (see migration 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.db import connection
 from django.db.models import Q
 from django.db.models.expressions import RawSQL
@@ -21,8 +23,11 @@ def rules_text_q(text: str, *, phrase: bool) -> Q | None:
         return None
     if connection.vendor == "postgresql":
         # Folded tokens are [a-z0-9]+, so they are safe inside a raw tsquery.
-        joiner = " <-> " if phrase else " & "
-        tsquery = joiner.join(f"{t}:*" for t in tokens)
+        if phrase:
+            # Only the last word of a phrase is a prefix; "a:*" alone would match half the text.
+            tsquery = " <-> ".join([*tokens[:-1], f"{tokens[-1]}:*"])
+        else:
+            tsquery = " & ".join(f"{t}:*" for t in tokens)
         sql = "SELECT id FROM catalogue_card WHERE search_vector @@ to_tsquery('simple', %s)"
         return Q(id__in=RawSQL(sql, [tsquery]))
     # FTS5: a quoted phrase with a trailing * makes its last word a prefix.
@@ -38,3 +43,29 @@ def name_contains_q(folded: str) -> Q:
         sql = "SELECT rowid FROM catalogue_card_name_fts WHERE search_name LIKE %s"
         return Q(id__in=RawSQL(sql, [f"%{folded}%"]))
     return Q(search_name__contains=folded)
+
+
+def ensure_stat_indexes(stat_keys: Iterable[str]) -> None:
+    """PostgreSQL: one expression index per stat key, so `cq>=3` is a range scan, not a scan of
+    every card's JSON. Called whenever games are synchronised, so a new game's stats get theirs.
+    SQLite compiles JSON comparisons to expressions an index cannot match, so it goes without."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        # Ask first: even CREATE INDEX IF NOT EXISTS is refused inside a transaction that has
+        # pending constraint checks (an import that replaced cards), and nearly always every
+        # index is already there.
+        cursor.execute(
+            "SELECT indexname FROM pg_indexes WHERE tablename = 'catalogue_card' "
+            "AND indexname LIKE 'catalogue_card_stat_%%'"
+        )
+        existing = {row[0] for row in cursor.fetchall()}
+        for key in sorted(set(stat_keys)):
+            if not key.isidentifier():
+                raise ValueError(f"stat key {key!r} is not a plain identifier")
+            if f"catalogue_card_stat_{key}" in existing:
+                continue
+            cursor.execute(
+                f"CREATE INDEX IF NOT EXISTS catalogue_card_stat_{key} "
+                f"ON catalogue_card ((stats -> '{key}'))"
+            )

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from django.db.models import Exists, F, IntegerField, OrderBy, OuterRef, Q, QuerySet
+from django.db.models import F, IntegerField, OrderBy, Q, QuerySet
 from django.db.models.fields.json import KeyTextTransform, KeyTransform
 from django.db.models.functions import Cast
 
@@ -51,11 +51,13 @@ class CompiledQuery:
 
 
 def _related(through_field: str, **lookup: object) -> Q:
-    """A filter on a many-to-many relation as EXISTS, so matches never duplicate cards."""
+    """A filter on a many-to-many relation as `id IN (subquery)`: matches never duplicate
+    cards, and both databases hash the subquery once, even under OR (EXISTS would be
+    re-run per card)."""
     through = Card._meta.get_field(through_field).remote_field.through
     target = Card._meta.get_field(through_field).m2m_reverse_field_name()
     filters = {f"{target}__{key}": value for key, value in lookup.items()}
-    return Q(Exists(through.objects.filter(card_id=OuterRef("pk"), **filters)))
+    return Q(id__in=through.objects.filter(**filters).values("card_id"))
 
 
 def _singular(word: str) -> str:

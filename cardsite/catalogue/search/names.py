@@ -59,9 +59,10 @@ def _scored_names(cards: QuerySet[Card], folded: str, scope: str) -> list[tuple[
         from django.contrib.postgres.search import TrigramSimilarity
 
         # The trigram GIN index narrows the field; rapidfuzz then scores the shortlist.
+        # `%` (trigram_similar) is what the GIN index can answer; similarity() alone scans.
         shortlist = list(
-            cards.annotate(similarity=TrigramSimilarity("search_name", folded))
-            .filter(similarity__gt=0.15)
+            cards.filter(search_name__trigram_similar=folded)
+            .annotate(similarity=TrigramSimilarity("search_name", folded))
             .order_by("-similarity")
             .values_list("search_name", flat=True)
             .distinct()[:50]
