@@ -17,7 +17,6 @@ from cardsite.catalogue.models import (
     Term,
 )
 
-
 # Formats datetimes exactly as a declared DateTimeField would.
 _DATETIME = serializers.DateTimeField()
 
