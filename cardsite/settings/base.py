@@ -21,6 +21,12 @@ DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / '
 DATABASES["default"]["ATOMIC_REQUESTS"] = True
 # Reuse connections between requests: opening one per request costs PostgreSQL several ms.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Web requests are many small queries: starting parallel workers or JIT-compiling a plan
+    # costs more than running it (measured in tests/benchmarks/bench_search.py).
+    DATABASES["default"].setdefault("OPTIONS", {})["options"] = (
+        "-c max_parallel_workers_per_gather=0 -c jit=off"
+    )
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = DATABASES["default"]["CONN_MAX_AGE"] > 0
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

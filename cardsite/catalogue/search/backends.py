@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.db import connection
-from django.db.models import Q
+from django.db.models import BooleanField, Q
 from django.db.models.expressions import RawSQL
 
 from cardsite.catalogue.search.text import words as folded_words
@@ -28,8 +28,9 @@ def rules_text_q(text: str, *, phrase: bool) -> Q | None:
             tsquery = " <-> ".join([*tokens[:-1], f"{tokens[-1]}:*"])
         else:
             tsquery = " & ".join(f"{t}:*" for t in tokens)
-        sql = "SELECT id FROM catalogue_card WHERE search_vector @@ to_tsquery('simple', %s)"
-        return Q(id__in=RawSQL(sql, [tsquery]))
+        # A condition on the row itself, not a self-join, so a count reads the GIN bitmap.
+        sql = "catalogue_card.search_vector @@ to_tsquery('simple', %s)"
+        return Q(RawSQL(sql, [tsquery], output_field=BooleanField()))
     # FTS5: a quoted phrase with a trailing * makes its last word a prefix.
     match = f'"{" ".join(tokens)}"*' if phrase else " AND ".join(f"{t}*" for t in tokens)
     sql = "SELECT rowid FROM catalogue_card_fts WHERE catalogue_card_fts MATCH %s"

@@ -50,14 +50,22 @@ class CompiledQuery:
         return cards.filter(self.q).order_by(*self.order_by)
 
 
+# Up to this many cards, a many-to-many match is fetched as ids first: `id IN (1, 2, ...)`
+# combines with other indexed conditions (an OR of two index bitmaps) where a subquery
+# forces a scan. Above it, the subquery is cheaper than shipping the ids.
+RELATED_IDS_INLINE = 2000
+
+
 def _related(through_field: str, **lookup: object) -> Q:
-    """A filter on a many-to-many relation as `id IN (subquery)`: matches never duplicate
-    cards, and both databases hash the subquery once, even under OR (EXISTS would be
-    re-run per card)."""
+    """A filter on a many-to-many relation as `id IN (...)`, which never duplicates cards."""
     through = Card._meta.get_field(through_field).remote_field.through
     target = Card._meta.get_field(through_field).m2m_reverse_field_name()
     filters = {f"{target}__{key}": value for key, value in lookup.items()}
-    return Q(id__in=through.objects.filter(**filters).values("card_id"))
+    matches = through.objects.filter(**filters).values_list("card_id", flat=True)
+    ids = list(matches[: RELATED_IDS_INLINE + 1])
+    if len(ids) <= RELATED_IDS_INLINE:
+        return Q(id__in=ids)
+    return Q(id__in=matches)
 
 
 def _singular(word: str) -> str:

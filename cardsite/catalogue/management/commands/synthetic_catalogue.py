@@ -60,18 +60,69 @@ NOUNS = [
     "Forge",
     "Veil",
 ]
-TEXT = [
-    "Upon deployment, draw a card.",
-    "Destroy a unit with 2 or less CQ.",
-    "Each opponent discards a card.",
-    "Deal 3 damage to a nearby unit.",
-    "Gain one resource of your choice.",
-    "Remove 2 units prior to battle.",
-    "All players draw back up to four cards.",
-    "Bury a card on your field.",
-    "This gets +2 while you control a planet.",
-    "Shuffle your discard pile into your deck.",
+# Rules text from a small grammar, so that words and phrases are about as common as in real
+# card text (a handful of sentences repeated 100,000 times would make every word a hit).
+TRIGGERS = [
+    "",
+    "",
+    "Upon deployment: ",
+    "When this is destroyed: ",
+    "At the end of battle: ",
+    "When you play this, ",
+    "Throughout the battle: ",
+    "At the beginning of your turn, ",
 ]
+EFFECTS = [
+    "draw {n} card{s}",
+    "discard {n} card{s}",
+    "destroy a unit with {n} or less {stat}",
+    "deal {n} damage to a nearby {target}",
+    "gain {n} {resource}",
+    "remove {n} units prior to battle",
+    "bury a card on your field",
+    "return a {target} to its owner's hand",
+    "look at the top {n} cards",
+    "each opponent loses {n} {stat}",
+    "shuffle your discard pile into your deck",
+    "move a {target} to an adjacent location",
+    "your {target}s get +{n} {stat}",
+    "search your deck for a {target}",
+    "mute a {target}",
+    "plague a {target}",
+    "heal {n} damage",
+    "exhaust a {target}",
+    "ready a {target}",
+    "copy the effect of the card above",
+]
+CONDITIONS = [
+    "",
+    "",
+    "",
+    " if you control a planet",
+    " unless an opponent passed",
+    " while you are at Tier {n} or above",
+    " for each other card in this row",
+    " if this row has a weapon",
+    " this turn",
+]
+TARGETS = ["unit", "ship", "planet", "satellite", "weapon", "troop", "sigil", "card", "tower"]
+STATS = ["CQ", "attack", "defence", "health", "combat power", "shields"]
+RESOURCES = ["blue", "gold", "red", "resources of your choice"]
+
+
+def _sentence(rng: random.Random) -> str:
+    n = rng.randint(1, 4)
+    effect = rng.choice(EFFECTS).format(
+        n=n,
+        s="" if n == 1 else "s",
+        stat=rng.choice(STATS),
+        target=rng.choice(TARGETS),
+        resource=rng.choice(RESOURCES),
+    )
+    condition = rng.choice(CONDITIONS).format(n=rng.randint(2, 4))
+    trigger = rng.choice(TRIGGERS)
+    text = f"{trigger}{effect}{condition}."
+    return text[0].upper() + text[1:]
 
 
 def _name(rng: random.Random) -> str:
@@ -133,7 +184,7 @@ class Command(BaseCommand):
                                 keywords, k=min(len(keywords), rng.choice([0, 0, 1, 2]))
                             ),
                             "rarity": rng.choice(rarities) if rarities else None,
-                            "text": " ".join(rng.sample(TEXT, k=2)),
+                            "text": " ".join(_sentence(rng) for _ in range(rng.randint(1, 3))),
                             "stats": stats,
                         },
                     )
