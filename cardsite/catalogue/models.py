@@ -256,6 +256,7 @@ class Card(models.Model):
         indexes = [
             models.Index(fields=["game", "name"]),
             models.Index(fields=["name", "id"]),
+            models.Index(fields=["search_name"]),
             models.Index(fields=["card_set", "number_sort", "number"]),
         ]
 
