@@ -30,7 +30,11 @@ def rules_text_q(text: str, *, phrase: bool) -> Q | None:
             tsquery = " & ".join(f"{t}:*" for t in tokens)
         # A condition on the row itself, not a self-join, so a count reads the GIN bitmap.
         sql = "catalogue_card.search_vector @@ to_tsquery('simple', %s)"
-        return Q(RawSQL(sql, [tsquery], output_field=BooleanField()))
+        q = Q(RawSQL(sql, [tsquery], output_field=BooleanField()))
+        if phrase and len(tokens) > 1:
+            # Implied by the phrase match; lets the trigram index find the few candidate rows.
+            q &= Q(search_text__contains=" ".join(tokens))
+        return q
     # FTS5: a quoted phrase with a trailing * makes its last word a prefix.
     match = f'"{" ".join(tokens)}"*' if phrase else " AND ".join(f"{t}*" for t in tokens)
     sql = "SELECT rowid FROM catalogue_card_fts WHERE catalogue_card_fts MATCH %s"
