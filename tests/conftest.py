@@ -7,6 +7,7 @@ import shutil
 
 import pytest
 from django.conf import settings
+from django.core.cache import cache
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
@@ -22,6 +23,14 @@ def _media_root_is_private_to_the_test(tmp_path, settings):
     settings.MEDIA_ROOT = tmp_path / "media"
     yield
     shutil.rmtree(settings.MEDIA_ROOT, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    # Each test starts cold: a record cached by one test must not answer for another.
+    cache.clear()
+    yield
+    cache.clear()
 
 
 @pytest.fixture

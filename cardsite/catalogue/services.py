@@ -466,6 +466,7 @@ def catalogue_import(
         _upsert(Term, game, "slug", sections["terms"])
         if cards:
             _write_cards(game, cards, summary, progress)
+        bump_catalogue_version()
         transaction.on_commit(bump_catalogue_version)
     return summary
 

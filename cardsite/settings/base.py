@@ -93,6 +93,15 @@ MEDIA_ROOT = env.path("MEDIA_ROOT", default=BASE_DIR / "media")
 
 FIXTURES_DIR = BASE_DIR / "fixtures"
 
+# Per process by default; production points REDIS_URL at a shared Redis (settings/production).
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "cardsite",
+        "OPTIONS": {"MAX_ENTRIES": 50_000},
+    }
+}
+
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],

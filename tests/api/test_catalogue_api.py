@@ -229,3 +229,42 @@ def test_the_fast_card_record_equals_what_the_declared_fields_give(rf):
         fast = serializer.to_representation(card)
         declared = serializers.ModelSerializer.to_representation(serializer, card)
         assert fast == dict(declared), card.name
+
+
+def _listed(api, **params):
+    return {c["name"]: c for c in api.get("/api/v1/cards/", params).json()["results"]}
+
+
+def test_a_cached_card_record_changes_when_the_card_does(api):
+    params = {"set": "ORI-RB", "page_size": 50}
+    assert "Cloudglider" in _listed(api, **params)
+    card = Card.objects.get(card_set__code="ORI-RB", name="Cloudglider")
+    card.name = "Cloudglider Mk II"
+    card.save()
+    listed = _listed(api, **params)
+    assert "Cloudglider Mk II" in listed and "Cloudglider" not in listed
+
+
+def test_a_cached_card_record_changes_when_its_faction_does(api):
+    from cardsite.catalogue.models import Faction
+
+    params = {"set": "CFC-RB"}
+    assert _listed(api, **params)["Elf Special Card"]["factions"][0]["colour"] == "#2E7D32"
+    elves = Faction.objects.get(slug="elves")
+    elves.colour = "#00FF00"
+    elves.save()
+    assert _listed(api, **params)["Elf Special Card"]["factions"][0]["colour"] == "#00FF00"
+
+
+def test_a_cached_card_record_changes_after_an_import(api):
+    from cardsite.catalogue.documents import read_json
+    from cardsite.catalogue.services import catalogue_import
+
+    params = {"set": "ORI-RB"}
+    assert _listed(api, **params)["Heliokraken"]["notes"]
+    doc = read_json(
+        '{"cards": [{"set": "ORI-RB", "number": "11", "name": "Heliokraken", '
+        '"type": "Unit", "stats": {"damage": 5, "health": 3}, "notes": "Reimported."}]}'
+    )
+    catalogue_import(game_slug="conquest-of-orion", document=doc)
+    assert _listed(api, **params)["Heliokraken"]["notes"] == "Reimported."

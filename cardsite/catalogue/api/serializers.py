@@ -1,5 +1,6 @@
 from typing import Any
 
+from django.core.cache import cache
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -16,6 +17,7 @@ from cardsite.catalogue.models import (
     Ruling,
     Term,
 )
+from cardsite.catalogue.versioning import catalogue_version
 
 # Formats datetimes exactly as a declared DateTimeField would.
 _DATETIME = serializers.DateTimeField()
@@ -357,3 +359,23 @@ class GameDetailSerializer(GameSerializer):
             {"slug": z.slug, "name": z.name, "description": z.description}
             for z in game.engine.zones
         ]
+
+
+def card_records(ids: list[int], context: dict[str, Any]) -> list[dict[str, Any]]:
+    """API records for these card ids, in order, from the cache where it has them.
+
+    Keys carry the catalogue version (bumped by every catalogue write) and the host the
+    absolute URLs were built for, so a cached record is never stale or for another site.
+    """
+    from cardsite.catalogue import selectors
+
+    request = context["request"]
+    prefix = f"card-record:{catalogue_version()}:{request.get_host()}:"
+    cached = cache.get_many([f"{prefix}{i}" for i in ids])
+    missing = [i for i in ids if f"{prefix}{i}" not in cached]
+    if missing:
+        serializer = CardSerializer(context=context)
+        fresh = {c.id: serializer.to_representation(c) for c in selectors.cards_in_order(missing)}
+        cache.set_many({f"{prefix}{i}": record for i, record in fresh.items()}, timeout=3600)
+        cached.update({f"{prefix}{i}": record for i, record in fresh.items()})
+    return [cached[f"{prefix}{i}"] for i in ids if f"{prefix}{i}" in cached]

@@ -24,6 +24,7 @@ from cardsite.catalogue.api.serializers import (
     GameDetailSerializer,
     GameSerializer,
     SetSerializer,
+    card_records,
 )
 from cardsite.catalogue.models import Card, CardSet, Game
 from cardsite.catalogue.search import names
@@ -121,10 +122,10 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
             cards, warnings, name_words = result.ids, result.warnings, result.name_words
         else:
             cards = cards.values_list("id", flat=True)
-        page = selectors.cards_in_order(self.paginate_queryset(cards))
+        page = list(self.paginate_queryset(cards))
         if name_words and not page:
             suggestions = names.suggestions(" ".join(name_words), game=game)
-        data = self.get_serializer(page, many=True).data
+        data = card_records(page, self.get_serializer_context())
         return self.paginator.get_paginated_response(
             data, warnings=warnings, suggestions=suggestions
         )
