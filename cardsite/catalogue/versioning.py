@@ -5,6 +5,8 @@ write anywhere invalidates them everywhere: the number lives in Django's cache, 
 shared between processes once the cache is Redis.
 """
 
+import time
+
 from django.core.cache import cache
 
 KEY = "catalogue:version"
@@ -13,13 +15,15 @@ KEY = "catalogue:version"
 def catalogue_version() -> int:
     version = cache.get(KEY)
     if version is None:
-        cache.add(KEY, 1, timeout=None)
-        version = cache.get(KEY, 1)
+        # Start from the clock, not 1: after an eviction or a flush the number must never
+        # return to one that a process-local cache (the fuzzy-name index) was built under.
+        cache.add(KEY, time.time_ns(), timeout=None)
+        version = cache.get(KEY, 0)
     return int(version)
 
 
 def bump_catalogue_version() -> None:
     try:
         cache.incr(KEY)
-    except ValueError:  # not set yet, or evicted: any new value invalidates
-        cache.set(KEY, catalogue_version() + 1, timeout=None)
+    except ValueError:  # not set yet, or evicted: a fresh clock-based value invalidates
+        catalogue_version()

@@ -55,3 +55,15 @@ def test_every_loaded_card_has_a_distinct_valid_short_id():
     ids = list(Card.objects.values_list("short_id", flat=True))
     assert len(ids) == len(set(ids))
     assert all(is_valid_short_id(i) for i in ids)
+
+
+def test_the_catalogue_version_never_repeats_after_the_cache_is_emptied():
+    from django.core.cache import cache
+
+    from cardsite.catalogue.versioning import bump_catalogue_version, catalogue_version
+
+    first = catalogue_version()
+    bump_catalogue_version()
+    bumped = catalogue_version()
+    cache.clear()
+    assert len({first, bumped, catalogue_version()}) == 3
