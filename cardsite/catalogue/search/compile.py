@@ -214,12 +214,23 @@ class _Compiler:
             return None
         if term.op == "!=":
             return ~Q(rarity_id__in=[r.id for r in rarities])
-        lookup = COMPARISONS[term.op]
-        # Rarities are ordered per game, so compare within each game that has this one.
-        q = Q(pk__in=[])
-        for rarity in rarities:
-            q |= Q(game_id=rarity.game_id, **{f"rarity__order__{lookup}": rarity.order})
-        return q
+        compare = {
+            ":": int.__eq__,
+            "=": int.__eq__,
+            "<": int.__lt__,
+            "<=": int.__le__,
+            ">": int.__gt__,
+            ">=": int.__ge__,
+        }[term.op]
+        # Rarities are ordered per game: compare within each game that has this one, and
+        # hand the database the ids, which it matches without joining the rarities table.
+        wanted = {r.game_id: r.order for r in rarities}
+        ids = [
+            rarity.id
+            for rarity in self._in_games(Rarity).filter(game_id__in=wanted)
+            if compare(rarity.order, wanted[rarity.game_id])
+        ]
+        return Q(rarity_id__in=ids)
 
     def keyword_q(self, term: Term) -> Q | None:
         value = term.value.lower()
