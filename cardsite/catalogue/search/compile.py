@@ -53,7 +53,7 @@ class CompiledQuery:
 # Up to this many cards, a many-to-many match is fetched as ids first: `id IN (1, 2, ...)`
 # combines with other indexed conditions (an OR of two index bitmaps) where a subquery
 # forces a scan. Above it, the subquery is cheaper than shipping the ids.
-RELATED_IDS_INLINE = 2000
+RELATED_IDS_INLINE = 500
 
 
 def _related(through_field: str, **lookup: object) -> Q:
