@@ -268,3 +268,28 @@ def test_a_cached_card_record_changes_after_an_import(api):
     )
     catalogue_import(game_slug="conquest-of-orion", document=doc)
     assert _listed(api, **params)["Heliokraken"]["notes"] == "Reimported."
+
+
+def test_records_built_from_rows_equal_the_serializers(rf):
+    from rest_framework.request import Request
+    from rest_framework.versioning import NamespaceVersioning
+
+    from cardsite.catalogue.api.records import card_records_from_rows
+    from cardsite.catalogue.api.serializers import CardSerializer
+    from cardsite.catalogue.selectors import card_list
+
+    request = Request(rf.get("/api/v1/cards/"))
+    request.version, request.versioning_scheme = "v1", NamespaceVersioning()
+    cards = list(card_list().filter(rulings__isnull=False).distinct()[:5])
+    cards += list(
+        card_list().filter(subtypes__isnull=False, keywords__isnull=False).distinct()[:10]
+    )
+    cards += list(card_list()[:30])
+    art_card = cards[-1]
+    art_card.art.name = "art/example.png"
+    art_card.save()
+    records = card_records_from_rows([c.id for c in cards], request)
+    serializer = CardSerializer(context={"request": request})
+    for card in cards:
+        card.refresh_from_db()
+        assert records[card.id] == serializer.to_representation(card), card.name

@@ -367,15 +367,14 @@ def card_records(ids: list[int], context: dict[str, Any]) -> list[dict[str, Any]
     Keys carry the catalogue version (bumped by every catalogue write) and the host the
     absolute URLs were built for, so a cached record is never stale or for another site.
     """
-    from cardsite.catalogue import selectors
+    from cardsite.catalogue.api.records import card_records_from_rows
 
     request = context["request"]
     prefix = f"card-record:{catalogue_version()}:{request.get_host()}:"
     cached = cache.get_many([f"{prefix}{i}" for i in ids])
     missing = [i for i in ids if f"{prefix}{i}" not in cached]
     if missing:
-        serializer = CardSerializer(context=context)
-        fresh = {c.id: serializer.to_representation(c) for c in selectors.cards_in_order(missing)}
+        fresh = card_records_from_rows(missing, request)
         cache.set_many({f"{prefix}{i}": record for i, record in fresh.items()}, timeout=3600)
         cached.update({f"{prefix}{i}": record for i, record in fresh.items()})
     return [cached[f"{prefix}{i}"] for i in ids if f"{prefix}{i}" in cached]
