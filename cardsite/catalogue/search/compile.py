@@ -234,10 +234,11 @@ class _Compiler:
 
     def keyword_q(self, term: Term) -> Q | None:
         value = term.value.lower()
-        if value in ("sample", "unofficial"):
-            return Q(card_set__is_official=False)
-        if value == "official":
-            return Q(card_set__is_official=True)
+        if value in ("sample", "unofficial", "official"):
+            # Set ids, not a join on sets: the planner then keeps to the card table's indexes.
+            official = value == "official"
+            ids = list(self._in_games(CardSet, is_official=official).values_list("id", flat=True))
+            return Q(card_set_id__in=ids)
         wanted = slugify(term.value)
         keywords = self._in_games(Keyword).filter(
             Q(slug=wanted) | Q(abbreviation__iexact=term.value) | Q(slug__startswith=f"{wanted}-")
