@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from engines.rules import Format
+
 
 def slugify(value: str) -> str:
     """A URL-safe slug, folded to ASCII so that "D'Deridex" and "Lovers, The" stay readable."""
@@ -144,6 +146,7 @@ class GameEngine:
     card_types: tuple[CardTypeSpec, ...]
     zones: tuple[Zone, ...]
     face: FaceLayout = FaceLayout()
+    formats: tuple[Format, ...] = ()
     _stats_by_key: dict[str, StatField] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -164,6 +167,9 @@ class GameEngine:
 
     def stat(self, key: str) -> StatField | None:
         return self._stats_by_key.get(key)
+
+    def format(self, slug: str) -> Format | None:
+        return next((f for f in self.formats if f.slug == slug), None)
 
     def card_type(self, name_or_slug: str) -> CardTypeSpec | None:
         wanted = slugify(name_or_slug)

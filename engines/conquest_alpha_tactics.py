@@ -1,11 +1,99 @@
 """Star Trek - Conquest Alpha: Tactics: identical 33-card faction decks and 24 target cards."""
 
 from engines.base import CardTypeSpec, FaceLayout, GameEngine, StatField, StatKind, Zone
+from engines.rules import CardsNotAllowed, DeckCard, Format, OneFaction, TypesNotAllowed, ZoneSize
 
 RULEBOOK = "star-trek-conquest-alpha-tactics.txt"
 
 _PLAYER_CARD = "4 Card Anatomy: Player Card, 1. Card Type"
 _TARGET_CARD = "4 Card Anatomy: Target Card, 4. Card Type"
+
+_PLAYER_TYPES = ("Ship", "Tech", "Weapon", "Action", "Troops")
+_TARGET_TYPES = ("Planet", "Sector", "Quadrant", "Combat Zone")
+_THREE_PLAYER_REMOVED = frozenset({"Cestus 3", "Vulcan", "P'Jem", "Tellar Prime"})
+
+
+def _blue_but_earth(card: DeckCard) -> bool:
+    # 8.2: "Federation planets are all blue planets"; 9.3 keeps Earth.
+    return card.stats.get("planet_type") == "federation" and card.name != "Earth"
+
+
+def _removed_for_three(card: DeckCard) -> bool:
+    return card.name in _THREE_PLAYER_REMOVED
+
+
+def _targets(slug: str, name: str, size: int, source: str, *extra: CardsNotAllowed) -> Format:
+    return Format(
+        slug=slug,
+        name=name,
+        description=f"The target card pile: {size} target cards.",
+        rules=(
+            ZoneSize(
+                source=source,
+                zone="targets",
+                exactly=size,
+                code="deck_size",
+                label="the target deck",
+            ),
+            TypesNotAllowed(
+                source="5 Game Setup: the target cards are shuffled into their own pile",
+                types=_PLAYER_TYPES,
+            ),
+            *extra,
+        ),
+    )
+
+
+FORMATS = (
+    Format(
+        slug="faction-deck",
+        name="Faction deck",
+        description="One faction's 33 player cards.",
+        needs_faction=True,
+        rules=(
+            ZoneSize(
+                source="3 Game Components: 132 Player Cards (33 per faction)",
+                zone="main",
+                exactly=33,
+                code="deck_size",
+                label="the faction deck",
+            ),
+            OneFaction(
+                source="5 Game Setup: 'Each player chooses a faction and takes the "
+                "corresponding deck of 33 cards'",
+                neutral_allowed=False,
+            ),
+            TypesNotAllowed(
+                source="5 Game Setup: target cards form a separate pile", types=_TARGET_TYPES
+            ),
+        ),
+    ),
+    _targets("targets", "Target deck", 24, "3 Game Components: 24 Target Cards"),
+    _targets(
+        "targets-short-2p",
+        "Short Game target deck, 2 players",
+        16,
+        "9.3 Short Game: 'The target card pile thus consists of only 16 instead of 24'",
+        CardsNotAllowed(
+            source="9.3 Short Game: 'All blue target cards except the planet "
+            "Earth are removed from the pile'",
+            excluded=_blue_but_earth,
+            what="blue target cards other than Earth",
+        ),
+    ),
+    _targets(
+        "targets-short-3p",
+        "Short Game target deck, 3 players",
+        20,
+        "9.3 Short Game: 4 of the 24 target cards are removed for 3 players",
+        CardsNotAllowed(
+            source="9.3 Short Game: 'The following cards are removed from the "
+            "target card pile: Cestus 3, Vulcan, P'Jem, Tellar Prime'",
+            excluded=_removed_for_three,
+            what="Cestus 3, Vulcan, P'Jem and Tellar Prime",
+        ),
+    ),
+)
 
 ENGINE = GameEngine(
     slug="conquest-alpha-tactics",
@@ -80,4 +168,5 @@ ENGINE = GameEngine(
         badge_keyword_kinds=("effect_type",),
         faction_badge=True,
     ),
+    formats=FORMATS,
 )

@@ -1,8 +1,42 @@
 """Conquest for the Capital: each faction's 12 Battle cards and 8 Upgrade cards."""
 
 from engines.base import CardTypeSpec, FaceLayout, GameEngine, StatField, StatKind, Zone
+from engines.rules import Format, OneFaction, TypesNotAllowed, ZoneSize
 
 RULEBOOK = "conquest-for-the-capital.txt"
+
+FORMATS = (
+    Format(
+        slug="faction-deck",
+        name="Faction deck",
+        description="A faction's 12 Battle cards and 8 Upgrade cards, all of that faction.",
+        needs_faction=True,
+        rules=(
+            ZoneSize(
+                source="Game Components: each faction comes with 12 Battle Cards",
+                zone="battle",
+                exactly=12,
+                label="the Battle deck",
+            ),
+            ZoneSize(
+                source="Game Components: each faction comes with 8 Upgrade Cards",
+                zone="upgrade",
+                exactly=8,
+                label="the Upgrade deck",
+            ),
+            OneFaction(
+                source="Board Setup, 1: 'Each player takes their faction's units, battle "
+                "and upgrade cards'",
+                neutral_allowed=False,
+            ),
+            TypesNotAllowed(
+                source="Faction Rules, Elves: the Elf Special card is kept by the "
+                "Elf player, not shuffled into a deck",
+                types=("Elf Special",),
+            ),
+        ),
+    ),
+)
 
 ENGINE = GameEngine(
     slug="conquest-for-the-capital",
@@ -77,4 +111,5 @@ ENGINE = GameEngine(
         stat_colours=(("attack", "#B8433A"), ("defence", "#2F6FD6")),
         badge_keyword_kinds=("battle",),
     ),
+    formats=FORMATS,
 )

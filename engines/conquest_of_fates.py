@@ -1,8 +1,58 @@
 """Conquest of Fates: factions of Units worth Conquest Value, plus at most one Celestial."""
 
 from engines.base import CardTypeSpec, FaceLayout, GameEngine, StatField, StatKind, Zone
+from engines.rules import CardLimit, Format, FormatSetting, OneFaction, Severity, ZoneSize
 
 RULEBOOK = "conquest-of-fates.txt"
+
+FORMATS = (
+    Format(
+        slug="standard",
+        name="Standard",
+        description="One faction's deck: at most one Celestial and one Apex unit. The rulebook "
+        "gives no deck size, so a site setting holds it.",
+        needs_faction=True,
+        settings=(
+            FormatSetting(
+                "deck_size",
+                "Deck size",
+                None,
+                "The rulebook leaves deck building to guidelines it does not print (Setup: "
+                "'as long as it follows our deckbuilding guidelines'). Empty: size not checked.",
+            ),
+        ),
+        rules=(
+            ZoneSize(
+                source="Setup: 'choose their deck ... as long as it follows our "
+                "deckbuilding guidelines' (no size given; set by the site)",
+                setting="deck_size",
+                code="deck_size",
+            ),
+            ZoneSize(
+                source="Battles: each of the 3 battles begins with a supply drop of 7 cards",
+                minimum=21,
+                code="deck_size",
+                severity=Severity.WARNING,
+                label="the deck (three supply drops draw 21)",
+            ),
+            CardLimit(
+                source="Your Cards, Celestials: 'Your deck may also contain 1 Celestial card'",
+                card_type="Celestial",
+                maximum=1,
+            ),
+            CardLimit(
+                source="Terms & Clarifications, APEX: 'a special deck-building "
+                "restriction of 1 per Deck'",
+                keyword="Apex",
+                maximum=1,
+            ),
+            OneFaction(
+                source="Setup: 'all players need to select their faction - and choose their deck'",
+                neutral_allowed=False,
+            ),
+        ),
+    ),
+)
 
 ENGINE = GameEngine(
     slug="conquest-of-fates",
@@ -39,4 +89,5 @@ ENGINE = GameEngine(
         stat_symbols=(("cq", "CQ"),),
         lead_keyword_kinds=("trigger",),
     ),
+    formats=FORMATS,
 )

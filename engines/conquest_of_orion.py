@@ -1,10 +1,45 @@
 """Conquest of Orion: one race, Blue/Gold/Red costs, Tier requirements, planets outside the deck."""
 
 from engines.base import CardTypeSpec, FaceLayout, GameEngine, StatField, StatKind, Zone
+from engines.rules import Format, OneFaction, TypesNotAllowed, ZoneSize
 
 RULEBOOK = "conquest-of-orion.txt"
 
 _COST_HELP = "Resource cost in {colour} (§1.1 Parts of a Card, 3. Resource Cost)."
+
+
+def _orion_format(slug: str, name: str, size: int, kind: str) -> Format:
+    return Format(
+        slug=slug,
+        name=name,
+        description=f"Exactly {size} cards in {kind} formats, of one race plus cards with no "
+        "race; planets never, satellites allowed.",
+        needs_faction=True,
+        rules=(
+            ZoneSize(
+                source=f"§1.6 Deck and Hand: 'exactly {size} cards in {kind} formats'",
+                exactly=size,
+                code="deck_size",
+            ),
+            OneFaction(
+                source="§1.6: 'you must limit yourself to one race'; §1.1, 5. Race Icon: "
+                "'Cards without a race icon can be played in any deck'",
+                neutral_allowed=True,
+                label="race",
+            ),
+            TypesNotAllowed(
+                source="§1.8.2 Planets: 'They cannot be part of your deck'; §1.16 "
+                "the Archive card is given to each player",
+                types=("Planet", "Archive"),
+            ),
+        ),
+    )
+
+
+FORMATS = (
+    _orion_format("constructed", "Constructed", 50, "Constructed"),
+    _orion_format("limited", "Limited", 30, "Limited"),
+)
 
 ENGINE = GameEngine(
     slug="conquest-of-orion",
@@ -146,4 +181,5 @@ ENGINE = GameEngine(
             ("regeneration", "#1E9E9E"),
         ),
     ),
+    formats=FORMATS,
 )
