@@ -143,7 +143,7 @@ def test_a_second_race_makes_an_orion_deck_illegal():
 
 
 def test_a_planet_is_never_allowed_in_an_orion_deck():
-    deck = cards(49, factions=["Humans"]) + [card("Ice Planet", "Planet")]
+    deck = [*cards(49, factions=["Humans"]), card("Ice Planet", "Planet")]
     found = problems(ORION, "constructed", deck, "Humans")
     assert codes(found) == ["type_not_allowed"]
     assert found[0].cards == ("Ice Planet",)
@@ -212,13 +212,14 @@ def test_an_eleventh_battle_card_short_is_a_zone_size_problem():
 
 
 def test_another_factions_card_in_a_capital_deck_is_illegal():
-    deck = capital_deck()[:-1] + [card("Orc Upgrade", "Upgrade", zone="upgrade", factions=["Orcs"])]
+    deck = [*capital_deck()[:-1], card("Orc Upgrade", "Upgrade", zone="upgrade", factions=["Orcs"])]
     assert codes(problems(CAPITAL, "faction-deck", deck, "Dwarves")) == ["faction_mismatch"]
 
 
 def test_the_elf_special_card_is_not_part_of_a_deck():
-    deck = capital_deck("Elves") + [
-        card("Elf Special Card", "Elf Special", zone="battle", factions=["Elves"])
+    deck = [
+        *capital_deck("Elves"),
+        card("Elf Special Card", "Elf Special", zone="battle", factions=["Elves"]),
     ]
     assert "type_not_allowed" in codes(problems(CAPITAL, "faction-deck", deck, "Elves"))
 
@@ -245,8 +246,9 @@ def test_a_thirty_four_card_faction_deck_is_illegal():
 
 
 def test_a_target_card_in_a_faction_deck_is_not_allowed():
-    deck = cards(32, card_type="Ship", factions=["Romulan"]) + [
-        card("Earth", "Planet", factions=["Romulan"])
+    deck = [
+        *cards(32, card_type="Ship", factions=["Romulan"]),
+        card("Earth", "Planet", factions=["Romulan"]),
     ]
     assert codes(problems(TACTICS, "faction-deck", deck, "Romulan")) == ["type_not_allowed"]
 
@@ -273,13 +275,13 @@ def test_the_two_player_short_game_keeps_earth_and_no_other_blue_target():
 
 def test_the_three_player_short_game_removes_four_named_targets():
     assert problems(TACTICS, "targets-short-3p", targets(20)) == []
-    deck = targets(19) + [card("Vulcan", "Planet", zone="targets")]
+    deck = [*targets(19), card("Vulcan", "Planet", zone="targets")]
     found = problems(TACTICS, "targets-short-3p", deck)
     assert codes(found) == ["card_not_allowed"] and found[0].cards == ("Vulcan",)
 
 
 def test_a_player_card_in_a_target_deck_is_not_allowed():
-    deck = targets(23) + [card("Galaxy", "Ship", zone="targets")]
+    deck = [*targets(23), card("Galaxy", "Ship", zone="targets")]
     assert codes(problems(TACTICS, "targets", deck)) == ["type_not_allowed"]
 
 
