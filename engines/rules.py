@@ -277,7 +277,10 @@ class TypesNotAllowed(Rule):
 
     def describe(self) -> str:
         where = f" in the {self.zone} zone" if self.zone else ""
-        return f"no {', '.join(self.types)} cards{where}"
+        listed = " or ".join(
+            [", ".join(self.types[:-1]), self.types[-1]] if len(self.types) > 1 else self.types
+        )
+        return f"no {listed} cards{where}"
 
     def check(self, deck: Deck, settings: Mapping[str, Any]) -> list[Problem]:
         strays = [c for c in deck.zone(self.zone) if c.card_type in self.types]

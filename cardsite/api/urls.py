@@ -4,6 +4,7 @@ from rest_framework.routers import DefaultRouter
 
 from cardsite.api.errors import json_or_html_404
 from cardsite.catalogue.api.views import CardViewSet, GameViewSet, SetViewSet
+from decks.api.views import ValidateDeckView
 
 router = DefaultRouter()
 router.register("games", GameViewSet, basename="game")
@@ -11,6 +12,7 @@ router.register("sets", SetViewSet, basename="set")
 router.register("cards", CardViewSet, basename="card")
 
 urlpatterns = [
+    path("decks/validate/", ValidateDeckView.as_view(), name="deck-validate"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="v1:schema"), name="docs"),
     *router.urls,

@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "cardsite.catalogue",
+    "decks",
 ]
 
 MIDDLEWARE = [
