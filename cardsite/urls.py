@@ -9,6 +9,8 @@ admin.site.site_title = "cardsite admin"
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include(("cardsite.api.urls", "api"), namespace="v1")),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("", include("decks.urls")),
     path("", include("cardsite.catalogue.urls")),
     *static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT),
 ]

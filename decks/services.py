@@ -11,11 +11,16 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
 from cardsite.catalogue.models import Card, Faction, Game
 from cardsite.catalogue.search import names
 from cardsite.catalogue.search.text import fold
 from decks.decklist import ListLine, ListProblem
-from decks.models import FormatSetting
+from decks.models import Deck as DeckModel
+from decks.models import DeckEntry, FormatSetting
 from engines.base import slugify
 from engines.rules import Deck, DeckCard, Format, Severity, infer_faction
 
@@ -262,3 +267,141 @@ def _counts(entries: list[Entry]) -> dict[str, Any]:
         "types": dict(types),
         "factions": dict(factions),
     }
+
+
+# --- writing decks --------------------------------------------------------------------------
+
+
+class DeckConflict(Exception):
+    """The deck changed since the version the writer read: nothing was written."""
+
+    def __init__(self, current: int) -> None:
+        super().__init__(f"the deck is at version {current}")
+        self.current = current
+
+
+class DeckContentError(ValueError):
+    """Cards that cannot be saved (unknown, of another game, unreadable lines), with problems."""
+
+    def __init__(self, problems: list[dict[str, Any]]) -> None:
+        super().__init__("; ".join(p["message"] for p in problems))
+        self.problems = problems
+
+
+UNSAVABLE = {"unknown_card", "wrong_game", "unreadable_line", "unknown_zone"}
+
+
+def _checked_entries(
+    game: Game,
+    format_slug: str,
+    faction: str | None,
+    requested: list[RequestedCard],
+    list_problems: list[ListProblem],
+) -> CheckResult:
+    result = deck_check(
+        game=game,
+        format_slug=format_slug,
+        faction=faction,
+        requested=requested,
+        list_problems=list_problems,
+    )
+    blocking = [p for p in result.problems if p["code"] in UNSAVABLE]
+    if blocking:
+        raise DeckContentError(blocking)
+    return result
+
+
+def _write_entries(deck: DeckModel, entries: list[Entry]) -> None:
+    deck.entries.all().delete()
+    DeckEntry.objects.bulk_create(
+        [DeckEntry(deck=deck, card=e.card, quantity=e.quantity, zone=e.zone) for e in entries]
+    )
+
+
+def deck_create(
+    *,
+    owner: Any,
+    game: Game,
+    format_slug: str,
+    name: str,
+    description: str = "",
+    visibility: str = "private",
+    faction: str | None = None,
+    requested: list[RequestedCard],
+    list_problems: list[ListProblem] = (),
+    forked_from: DeckModel | None = None,
+) -> DeckModel:
+    result = _checked_entries(game, format_slug, faction, requested, list(list_problems))
+    with transaction.atomic():
+        deck = DeckModel.objects.create(
+            owner=owner,
+            game=game,
+            format=format_slug,
+            name=name,
+            description=description,
+            visibility=visibility,
+            faction=result.faction,
+            forked_from=forked_from,
+        )
+        _write_entries(deck, result.entries)
+    return deck
+
+
+def deck_update(
+    *,
+    deck: DeckModel,
+    expected_version: int | None,
+    changes: dict[str, Any],
+    requested: list[RequestedCard] | None = None,
+    list_problems: list[ListProblem] = (),
+) -> DeckModel:
+    """Apply `changes` (name, description, visibility, format, faction) and, when given, new
+    cards, only if the deck is still at `expected_version`; raises DeckConflict otherwise.
+
+    The version check and bump are one UPDATE, so of concurrent writers exactly one wins.
+    """
+    format_slug = changes.get("format", deck.format)
+    faction = changes.get("faction", deck.faction.name if deck.faction else None)
+    if requested is None:
+        requested = [
+            RequestedCard(e.quantity, None, e.card.short_id, e.zone)
+            for e in deck.entries.select_related("card")
+        ]
+    result = _checked_entries(deck.game, format_slug, faction, requested, list(list_problems))
+    fields = {k: v for k, v in changes.items() if k in {"name", "description", "visibility"}}
+    with transaction.atomic():
+        version = expected_version if expected_version is not None else deck.version
+        updated = DeckModel.objects.filter(pk=deck.pk, version=version).update(
+            version=F("version") + 1,
+            format=format_slug,
+            faction=result.faction,
+            updated_at=timezone.now(),
+            **fields,
+        )
+        if not updated:
+            raise DeckConflict(DeckModel.objects.get(pk=deck.pk).version)
+        _write_entries(deck, result.entries)
+    deck.refresh_from_db()
+    return deck
+
+
+def deck_delete(*, deck: DeckModel) -> None:
+    deck.delete()
+
+
+def deck_fork(*, deck: DeckModel, owner: Any) -> DeckModel:
+    """A private copy of a deck someone can read, owned by `owner`."""
+    requested = [
+        RequestedCard(e.quantity, None, e.card.short_id, e.zone)
+        for e in deck.entries.select_related("card")
+    ]
+    return deck_create(
+        owner=owner,
+        game=deck.game,
+        format_slug=deck.format,
+        name=f"{deck.name} (copy)",
+        description=deck.description,
+        faction=deck.faction.name if deck.faction else None,
+        requested=requested,
+        forked_from=deck,
+    )

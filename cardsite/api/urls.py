@@ -2,17 +2,20 @@ from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import DefaultRouter
 
+from cardsite.api.auth import TokenView
 from cardsite.api.errors import json_or_html_404
 from cardsite.catalogue.api.views import CardViewSet, GameViewSet, SetViewSet
-from decks.api.views import ValidateDeckView
+from decks.api.views import DeckViewSet, ValidateDeckView
 
 router = DefaultRouter()
 router.register("games", GameViewSet, basename="game")
 router.register("sets", SetViewSet, basename="set")
 router.register("cards", CardViewSet, basename="card")
+router.register("decks", DeckViewSet, basename="deck")
 
 urlpatterns = [
     path("decks/validate/", ValidateDeckView.as_view(), name="deck-validate"),
+    path("auth/token/", TokenView.as_view(), name="auth-token"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="v1:schema"), name="docs"),
     *router.urls,

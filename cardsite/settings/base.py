@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     # Trigram lookups and search types; inert on SQLite.
     "django.contrib.postgres",
     "rest_framework",
+    "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
     "cardsite.catalogue",
@@ -93,6 +94,8 @@ MEDIA_URL = "media/"
 MEDIA_ROOT = env.path("MEDIA_ROOT", default=BASE_DIR / "media")
 
 FIXTURES_DIR = BASE_DIR / "fixtures"
+LOGIN_REDIRECT_URL = "catalogue:home"
+LOGOUT_REDIRECT_URL = "catalogue:home"
 
 # Per process by default; production points REDIS_URL at a shared Redis (settings/production).
 CACHES = {
@@ -104,6 +107,13 @@ CACHES = {
 }
 
 REST_FRAMEWORK = {
+    # `format` is a deck format here (?format=constructed), not a renderer choice.
+    "URL_FORMAT_OVERRIDE": None,
+    # Token first: a bad token then gets 401 with WWW-Authenticate, not a bare 403.
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "cardsite.api.pagination.StablePagination",

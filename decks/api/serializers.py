@@ -89,3 +89,70 @@ class FormatSerializer(serializers.Serializer):
     needs_faction = serializers.BooleanField()
     settings = FormatSettingSerializer(many=True)
     rules = FormatRuleSerializer(many=True)
+
+
+class DeckWriteSerializer(DeckInputSerializer):
+    name = serializers.CharField(max_length=120)
+    description = serializers.CharField(required=False, allow_blank=True, default="")
+    visibility = serializers.ChoiceField(
+        choices=["private", "unlisted", "public"], default="private"
+    )
+    code = serializers.CharField(
+        required=False, max_length=20_000, help_text="A deck code instead of `cards` or `text`."
+    )
+    version = serializers.IntegerField(
+        required=False, min_value=1, help_text="On update: the version you read (or If-Match)."
+    )
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        given = [k for k in ("cards", "text", "code") if k in data]
+        if len(given) != 1:
+            raise serializers.ValidationError(
+                "Give the deck's cards as one of `cards`, `text` or `code`."
+            )
+        if "code" in data:
+            data = {**data, "cards": []}
+            checked = super().validate(data)
+            checked.pop("cards")
+            return checked
+        return super().validate(data)
+
+
+class DeckPatchSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120, required=False)
+    description = serializers.CharField(required=False, allow_blank=True)
+    visibility = serializers.ChoiceField(choices=["private", "unlisted", "public"], required=False)
+    format = serializers.CharField(max_length=40, required=False)
+    faction = serializers.CharField(required=False, allow_null=True, max_length=60)
+    cards = RequestedCardSerializer(many=True, required=False)
+    text = serializers.CharField(required=False, max_length=100_000)
+    version = serializers.IntegerField(required=False, min_value=1)
+
+
+class DeckEntrySerializer(serializers.Serializer):
+    quantity = serializers.IntegerField()
+    zone = serializers.CharField()
+    card = serializers.DictField(help_text="The card, as /api/v1/cards/{id}/ gives it.")
+
+
+class DeckSerializer(serializers.Serializer):
+    """The shape of a deck read (built by views.deck_record)."""
+
+    id = serializers.CharField()
+    url = serializers.URLField()
+    share_url = serializers.URLField()
+    owner = serializers.CharField()
+    game = serializers.CharField()
+    format = serializers.CharField()
+    faction = serializers.CharField(allow_null=True)
+    name = serializers.CharField()
+    description = serializers.CharField()
+    visibility = serializers.CharField()
+    version = serializers.IntegerField()
+    forked_from = serializers.CharField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+    legal = serializers.BooleanField()
+    problems = ProblemSerializer(many=True)
+    counts = serializers.DictField()
+    entries = DeckEntrySerializer(many=True)

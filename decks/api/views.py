@@ -1,15 +1,46 @@
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
-from rest_framework import status
-from rest_framework.permissions import AllowAny
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import serializers as drf_serializers
+from rest_framework import status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import APIException, NotFound, PermissionDenied, ValidationError
+from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.reverse import reverse as api_reverse
 from rest_framework.views import APIView
 
-from decks.api.serializers import CheckResultSerializer, DeckInputSerializer
-from decks.decklist import parse_text
-from decks.services import DeckInputError, RequestedCard, deck_check
+from cardsite.api.pagination import StablePagination
+from cardsite.catalogue.api.serializers import _DATETIME, card_records
+from decks.api.serializers import (
+    CheckResultSerializer,
+    DeckInputSerializer,
+    DeckPatchSerializer,
+    DeckSerializer,
+    DeckWriteSerializer,
+)
+from decks.decklist import DeckCodeError, ExportEntry, decode_code, encode_code, parse_text, to_text
+from decks.models import Deck
+from decks.selectors import deck_for_reader, decks_listed
+from decks.services import (
+    DeckConflict,
+    DeckContentError,
+    DeckInputError,
+    RequestedCard,
+    deck_check,
+    deck_create,
+    deck_delete,
+    deck_fork,
+    deck_update,
+)
+
+
+class PreconditionRequired(APIException):
+    status_code = 428
+    default_detail = "Send If-Match with the deck's ETag, or the version you read, to replace it."
+    default_code = "precondition_required"
 
 
 def requested_cards(data: dict[str, Any]) -> tuple[list[RequestedCard], list[Any]]:
@@ -65,3 +96,289 @@ class ValidateDeckView(APIView):
         serializer = DeckInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         return check_response(serializer.validated_data)
+
+
+# --- decks ---------------------------------------------------------------------------------
+
+
+def deck_etag(deck: Deck) -> str:
+    return f'"deck-{deck.share_key}-v{deck.version}"'
+
+
+def deck_record(deck: Deck, request: Request) -> dict[str, Any]:
+    entries = list(deck.entries.select_related("card").order_by("zone", "card__name"))
+    records = dict(
+        zip(
+            [e.card_id for e in entries],
+            card_records([e.card_id for e in entries], {"request": request}),
+            strict=True,
+        )
+    )
+    requested = [RequestedCard(e.quantity, None, e.card.short_id, e.zone) for e in entries]
+    result = deck_check(
+        game=deck.game,
+        format_slug=deck.format,
+        faction=deck.faction.name if deck.faction else None,
+        requested=requested,
+    )
+    forked = deck.forked_from
+    return {
+        "id": deck.share_key,
+        "url": api_reverse("deck-detail", args=[deck.share_key], request=request),
+        "share_url": request.build_absolute_uri(deck.get_absolute_url()),
+        "owner": deck.owner.get_username(),
+        "game": deck.game.slug,
+        "format": deck.format,
+        "faction": deck.faction.name if deck.faction else None,
+        "name": deck.name,
+        "description": deck.description,
+        "visibility": deck.visibility,
+        "version": deck.version,
+        "forked_from": forked.share_key if forked else None,
+        "created_at": _DATETIME.to_representation(deck.created_at),
+        "updated_at": _DATETIME.to_representation(deck.updated_at),
+        "legal": result.legal,
+        "problems": result.problems,
+        "counts": result.counts,
+        "entries": [
+            {"quantity": e.quantity, "zone": e.zone, "card": records[e.card_id]} for e in entries
+        ],
+    }
+
+
+def _deck_cards(data: dict[str, Any], game: Any) -> tuple[list[RequestedCard], list[Any]]:
+    if "code" in data:
+        decoded = decode_code(data["code"])
+        if decoded["game"] != game.slug:
+            raise DeckCodeError(f"the code is for {decoded['game']}, not {game.slug}")
+        return [RequestedCard(q, None, s, z) for s, q, z in decoded["entries"]], []
+    return requested_cards(data)
+
+
+def _content_error(problems: list[dict[str, Any]]) -> Response:
+    return Response(
+        {
+            "code": "invalid_cards",
+            "detail": "Some cards cannot be saved; nothing was saved.",
+            "problems": problems,
+        },
+        status=status.HTTP_400_BAD_REQUEST,
+    )
+
+
+def _if_match_version(request: Request, deck: Deck) -> tuple[int | None, bool]:
+    """The version the writer read, from If-Match or the body, and whether If-Match gave it."""
+    header = request.headers.get("If-Match")
+    if header:
+        return (deck.version if header.strip() == deck_etag(deck) else -1), True
+    version = request.data.get("version") if hasattr(request.data, "get") else None
+    return (int(version) if isinstance(version, int) else None), False
+
+
+class DeckFilterParams(drf_serializers.Serializer):
+    game = drf_serializers.CharField(required=False)
+    format = drf_serializers.CharField(required=False)
+    faction = drf_serializers.CharField(required=False)
+    card = drf_serializers.CharField(required=False, help_text="A card's short id or exact name.")
+    mine = drf_serializers.BooleanField(
+        required=False, default=False, help_text="Your own decks, of every visibility."
+    )
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="Public decks (or yours, with mine=true)",
+        parameters=[DeckFilterParams],
+        responses={200: DeckSerializer(many=True)},
+    ),
+    retrieve=extend_schema(summary="A deck you may read", responses={200: DeckSerializer}),
+    create=extend_schema(
+        summary="Save a new deck", request=DeckWriteSerializer, responses={201: DeckSerializer}
+    ),
+    update=extend_schema(
+        summary="Replace a deck you own (If-Match or version required)",
+        request=DeckPatchSerializer,
+        responses={200: DeckSerializer},
+    ),
+    partial_update=extend_schema(
+        summary="Change a deck you own",
+        request=DeckPatchSerializer,
+        responses={200: DeckSerializer},
+    ),
+    destroy=extend_schema(summary="Delete a deck you own", responses={204: None}),
+)
+class DeckViewSet(viewsets.ViewSet):
+    lookup_field = "id"
+    lookup_value_regex = "[A-Za-z0-9_-]+"
+    permission_classes = [IsAuthenticatedOrReadOnly]
+    # Only for the schema: reads are built by deck_record, writes use the serializers above.
+    serializer_class = DeckSerializer
+
+    def _readable(self, request: Request, id: str) -> Deck:
+        deck = deck_for_reader(deck_id=id, user=request.user)
+        if deck is None:
+            raise NotFound("No deck with that id, or it is private.")
+        return deck
+
+    def _owned(self, request: Request, id: str) -> Deck:
+        deck = self._readable(request, id)
+        if deck.owner_id != request.user.id:
+            raise PermissionDenied("Only the deck's owner may change it.")
+        return deck
+
+    def list(self, request: Request) -> Response:
+        params = DeckFilterParams(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        decks = decks_listed(user=request.user, **params.validated_data)
+        paginator = StablePagination()
+        page = paginator.paginate_queryset(decks, request, view=self)
+        return paginator.get_paginated_response([deck_record(d, request) for d in page])
+
+    def retrieve(self, request: Request, id: str) -> Response:
+        deck = self._readable(request, id)
+        if request.headers.get("If-None-Match") == deck_etag(deck):
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": deck_etag(deck)})
+        return Response(deck_record(deck, request), headers={"ETag": deck_etag(deck)})
+
+    def create(self, request: Request) -> Response:
+        serializer = DeckWriteSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        try:
+            requested, list_problems = _deck_cards(data, data["game"])
+            deck = deck_create(
+                owner=request.user,
+                game=data["game"],
+                format_slug=data["format"],
+                name=data["name"],
+                description=data["description"],
+                visibility=data["visibility"],
+                faction=data.get("faction"),
+                requested=requested,
+                list_problems=list_problems,
+            )
+        except DeckCodeError as exc:
+            raise ValidationError({"code": [str(exc)]}) from None
+        except DeckContentError as exc:
+            return _content_error(exc.problems)
+        except DeckInputError as exc:
+            raise ValidationError({exc.field: [str(exc)]}) from None
+        return Response(
+            deck_record(deck, request),
+            status=status.HTTP_201_CREATED,
+            headers={"ETag": deck_etag(deck)},
+        )
+
+    def update(self, request: Request, id: str, partial: bool = False) -> Response:
+        deck = self._owned(request, id)
+        serializer = DeckPatchSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        expected, from_header = _if_match_version(request, deck)
+        if expected is None and not partial:
+            raise PreconditionRequired()
+        requested, list_problems = None, []
+        if "cards" in data or "text" in data:
+            requested, list_problems = requested_cards({**data, "game": deck.game})
+        changes = {
+            k: data[k]
+            for k in ("name", "description", "visibility", "format", "faction")
+            if k in data
+        }
+        if "format" in changes and deck.game.engine.format(changes["format"]) is None:
+            raise ValidationError(
+                {"format": [f"{deck.game.name} has no format {changes['format']!r}."]}
+            )
+        try:
+            deck = deck_update(
+                deck=deck,
+                expected_version=expected,
+                changes=changes,
+                requested=requested,
+                list_problems=list_problems,
+            )
+        except DeckConflict as exc:
+            return Response(
+                {
+                    "code": "stale_version",
+                    "detail": f"The deck has changed: it is now at version "
+                    f"{exc.current}. Read it again and reapply your change.",
+                    "current": exc.current,
+                },
+                status=status.HTTP_412_PRECONDITION_FAILED
+                if from_header
+                else status.HTTP_409_CONFLICT,
+            )
+        except DeckContentError as exc:
+            return _content_error(exc.problems)
+        except DeckInputError as exc:
+            raise ValidationError({exc.field: [str(exc)]}) from None
+        return Response(deck_record(deck, request), headers={"ETag": deck_etag(deck)})
+
+    def partial_update(self, request: Request, id: str) -> Response:
+        return self.update(request, id, partial=True)
+
+    def destroy(self, request: Request, id: str) -> Response:
+        deck_delete(deck=self._owned(request, id))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(
+        summary="Export a deck as text, JSON or a deck code",
+        parameters=[OpenApiParameter("as", str, enum=["text", "json", "code"])],
+        responses={200: OpenApiTypes.OBJECT},
+    )
+    @action(detail=True, methods=["get"])
+    def export(self, request: Request, id: str) -> Response:
+        deck = self._readable(request, id)
+        kind = request.query_params.get("as", "text")
+        entries = list(deck.entries.select_related("card__card_set").order_by("zone", "card__name"))
+        if kind == "text":
+            text = to_text(
+                [
+                    ExportEntry(
+                        e.quantity, e.card.name, e.zone, e.card.card_set.code, e.card.number
+                    )
+                    for e in entries
+                ],
+                deck.game.engine,
+                title=f"{deck.name} ({deck.game.name}, {deck.format})",
+            )
+            return Response({"format": "text", "text": text})
+        if kind == "code":
+            code = encode_code(
+                deck.game.slug,
+                deck.format,
+                deck.faction.name if deck.faction else None,
+                [(e.card.short_id, e.quantity, e.zone) for e in entries],
+            )
+            return Response({"format": "code", "code": code})
+        if kind == "json":
+            return Response(
+                {
+                    "format": "json",
+                    "game": deck.game.slug,
+                    "format_slug": deck.format,
+                    "name": deck.name,
+                    "faction": deck.faction.name if deck.faction else None,
+                    "cards": [
+                        {
+                            "id": e.card.short_id,
+                            "name": e.card.name,
+                            "quantity": e.quantity,
+                            "zone": e.zone,
+                        }
+                        for e in entries
+                    ],
+                }
+            )
+        raise ValidationError({"as": [f"Export as text, json or code, not {kind!r}."]})
+
+    @extend_schema(
+        summary="Copy a deck you can read into your own decks",
+        request=None,
+        responses={201: DeckSerializer},
+    )
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
+    def fork(self, request: Request, id: str) -> Response:
+        copy = deck_fork(deck=self._readable(request, id), owner=request.user)
+        return Response(deck_record(copy, request), status=status.HTTP_201_CREATED)

@@ -1,0 +1,39 @@
+"""Personal API tokens: POST username and password for a token, DELETE it to revoke it."""
+
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.authtoken.models import Token
+from rest_framework.authtoken.serializers import AuthTokenSerializer
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+TokenResponse = inline_serializer("TokenResponse", {"token": serializers.CharField()})
+
+
+class TokenView(APIView):
+    def get_permissions(self) -> list:
+        return [IsAuthenticated()] if getattr(self.request, "method", None) == "DELETE" else []
+
+    def get_authenticators(self) -> list:
+        # Logging in with a password needs no session (and so no CSRF token).
+        return (
+            [] if getattr(self.request, "method", None) == "POST" else super().get_authenticators()
+        )
+
+    @extend_schema(
+        request=AuthTokenSerializer,
+        responses={200: TokenResponse},
+        summary="Your API token, for Authorization: Token <token>",
+    )
+    def post(self, request: Request) -> Response:
+        serializer = AuthTokenSerializer(data=request.data, context={"request": request})
+        serializer.is_valid(raise_exception=True)
+        token, _ = Token.objects.get_or_create(user=serializer.validated_data["user"])
+        return Response({"token": token.key})
+
+    @extend_schema(request=None, responses={204: None}, summary="Revoke your API token")
+    def delete(self, request: Request) -> Response:
+        Token.objects.filter(user=request.user).delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)

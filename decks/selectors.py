@@ -1,0 +1,54 @@
+"""Reads of decks, always through who is asking: a private deck exists only for its owner."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from cardsite.catalogue.search.text import fold
+from decks.models import Deck
+
+
+def _base() -> QuerySet[Deck]:
+    return Deck.objects.select_related("owner", "game", "faction")
+
+
+def deck_for_reader(*, deck_id: str, user: Any) -> Deck | None:
+    """The deck with this id (its share key) if `user` may read it: public and unlisted decks
+    are readable by anyone holding the id, private ones by their owner only."""
+    deck = _base().filter(share_key=deck_id).first()
+    if deck is None:
+        return None
+    if deck.visibility == Deck.Visibility.PRIVATE and deck.owner_id != getattr(user, "id", None):
+        return None
+    return deck
+
+
+def decks_listed(
+    *,
+    user: Any = None,
+    mine: bool = False,
+    game: str | None = None,
+    format: str | None = None,
+    faction: str | None = None,
+    card: str | None = None,
+) -> QuerySet[Deck]:
+    """Public decks (or all of the user's own, with `mine`), filtered, newest first.
+    Unlisted decks are never listed: their link is the only way in."""
+    if mine:
+        decks = _base().filter(owner_id=getattr(user, "id", None))
+    else:
+        decks = _base().filter(visibility=Deck.Visibility.PUBLIC)
+    if game:
+        decks = decks.filter(game__slug=game)
+    if format:
+        decks = decks.filter(format=format)
+    if faction:
+        decks = decks.filter(Q(faction__slug=faction) | Q(faction__name__iexact=faction))
+    if card:
+        holding = Deck.objects.filter(
+            Q(entries__card__short_id=card) | Q(entries__card__search_name=fold(card))
+        ).values("id")
+        decks = decks.filter(id__in=holding)
+    return decks.order_by("-updated_at", "-id")
