@@ -12,7 +12,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	rm -f $(VENV)/.installed-* && touch $(STAMP)
 
-install: $(STAMP)
+# Front-end libraries (htmx) come from npm at set-up; none are committed.
+node_modules/.installed: package.json package-lock.json
+	npm ci --silent --no-audit --no-fund
+	touch $@
+
+install: $(STAMP) node_modules/.installed
 
 run: install
 	$(BIN)/python manage.py migrate --noinput

@@ -5,6 +5,15 @@ from decks import views
 app_name = "decks"
 
 urlpatterns = [
+    path("decks/", views.public_decks, name="public"),
+    path("decks/mine/", views.my_decks, name="mine"),
+    path("decks/new/", views.deck_new, name="new"),
     path("decks/<str:deck_id>/", views.deck_detail, name="deck"),
+    path("decks/<str:deck_id>/edit/", views.deck_edit, name="edit"),
+    path("decks/<str:deck_id>/edit/card/", views.deck_edit_card, name="edit-card"),
+    path("decks/<str:deck_id>/edit/settings/", views.deck_edit_settings, name="edit-settings"),
+    path("decks/<str:deck_id>/edit/import/", views.deck_import, name="import"),
+    path("decks/<str:deck_id>/fork/", views.deck_fork_view, name="fork"),
+    path("decks/<str:deck_id>/delete/", views.deck_delete_view, name="delete"),
     path("accounts/signup/", views.signup, name="signup"),
 ]

@@ -1,16 +1,35 @@
 """Deck pages and accounts. Thin: selectors and services do the work."""
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from typing import Any
+from urllib.parse import urlencode
 
+from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
 
-from decks.decklist import encode_code
-from decks.selectors import deck_for_reader
-from decks.services import RequestedCard, deck_check
+from cardsite.catalogue.models import Card, Game
+from cardsite.catalogue.search.query import QuerySyntaxError
+from cardsite.catalogue.selectors import card_search, cards_in_order
+from decks.decklist import CODE_PREFIX, DeckCodeError, decode_code, encode_code, parse_text
+from decks.models import Deck
+from decks.selectors import deck_for_reader, decks_listed
+from decks.services import (
+    DeckConflict,
+    DeckContentError,
+    DeckInputError,
+    RequestedCard,
+    deck_check,
+    deck_create,
+    deck_delete,
+    deck_fork,
+    deck_update,
+)
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -45,6 +64,11 @@ def deck_detail(request: HttpRequest, deck_id: str) -> HttpResponse:
         deck.faction.name if deck.faction else None,
         [(e.card.short_id, e.quantity, e.zone) for e in entries],
     )
+    requested = [RequestedCard(e.quantity, None, e.card.short_id, e.zone) for e in entries]
+    legality = [
+        (f, deck_check(game=deck.game, format_slug=f.slug, requested=requested).legal)
+        for f in deck.game.engine.formats
+    ]
     return render(
         request,
         "decks/deck.html",
@@ -55,5 +79,238 @@ def deck_detail(request: HttpRequest, deck_id: str) -> HttpResponse:
             "code": code,
             "share_url": request.build_absolute_uri(deck.get_absolute_url()),
             "format": deck.game.engine.format(deck.format),
+            "legality": legality,
+            "chart": _curve(deck, entries),
         },
+    )
+
+
+# --- the deck builder -----------------------------------------------------------------------
+
+BUILDER_RESULTS = 30
+
+
+def _owned_or_404(request: HttpRequest, deck_id: str) -> Deck:
+    deck = deck_for_reader(deck_id=deck_id, user=request.user)
+    if deck is None or deck.owner_id != request.user.id:
+        raise Http404("No deck of yours with that id.")
+    return deck
+
+
+def _current(deck: Deck) -> list[RequestedCard]:
+    return [
+        RequestedCard(e.quantity, None, e.card.short_id, e.zone)
+        for e in deck.entries.select_related("card")
+    ]
+
+
+def panel_context(deck: Deck) -> dict[str, Any]:
+    """What the deck panel shows: entries by zone, live problems, counts and the curve."""
+    entries = list(
+        deck.entries.select_related("card__card_type", "card__card_set")
+        .prefetch_related("card__factions")
+        .order_by("zone", "card__name")
+    )
+    result = deck_check(
+        game=deck.game,
+        format_slug=deck.format,
+        faction=deck.faction.name if deck.faction else None,
+        requested=[RequestedCard(e.quantity, None, e.card.short_id, e.zone) for e in entries],
+    )
+    zones = {z.slug: z.name for z in deck.game.engine.zones}
+    by_zone: dict[str, list[Any]] = defaultdict(list)
+    for entry in entries:
+        by_zone[entry.zone].append(entry)
+    return {
+        "deck": deck,
+        "result": result,
+        "format": deck.game.engine.format(deck.format),
+        "zones": [(zones.get(z, z), z, es) for z, es in sorted(by_zone.items())],
+        "chart": _curve(deck, entries),
+    }
+
+
+def _curve(deck: Deck, entries: list[Any]) -> dict[str, Any] | None:
+    """Cards per value of the game's main number, as bars scaled to the tallest."""
+    key = deck.game.engine.chart_stat
+    if key is None:
+        return None
+    counts: Counter[int] = Counter()
+    for entry in entries:
+        value = entry.card.stats.get(key)
+        if isinstance(value, int):
+            counts[value] += entry.quantity
+    if not counts:
+        return None
+    tallest = max(counts.values())
+    bars = [
+        {"value": v, "count": counts.get(v, 0), "percent": round(100 * counts.get(v, 0) / tallest)}
+        for v in range(min(counts), max(counts) + 1)
+    ]
+    return {"label": deck.game.engine.stat(key).label, "bars": bars}
+
+
+def _panel_or_back(request: HttpRequest, deck: Deck, message: str = "") -> HttpResponse:
+    if request.headers.get("HX-Request"):
+        return render(request, "decks/_panel.html", {**panel_context(deck), "message": message})
+    if message:
+        messages.warning(request, message)
+    return redirect(reverse("decks:edit", args=[deck.share_key]) + _query_suffix(request))
+
+
+def _query_suffix(request: HttpRequest) -> str:
+    q = request.POST.get("q") or request.GET.get("q")
+    return f"?{urlencode({'q': q})}" if q else ""
+
+
+def _apply(request: HttpRequest, deck: Deck, **kwargs: Any) -> HttpResponse:
+    version = request.POST.get("version")
+    try:
+        deck = deck_update(deck=deck, expected_version=int(version) if version else None, **kwargs)
+    except DeckConflict as exc:
+        deck.refresh_from_db()
+        return _panel_or_back(
+            request,
+            deck,
+            f"The deck changed elsewhere (now version {exc.current}); showing it as it is now.",
+        )
+    except DeckContentError as exc:
+        return _panel_or_back(request, deck, " ".join(p["message"] for p in exc.problems))
+    except DeckInputError as exc:
+        return _panel_or_back(request, deck, str(exc))
+    return _panel_or_back(request, deck)
+
+
+@login_required
+def deck_new(request: HttpRequest) -> HttpResponse:
+    choices = [
+        (f"{g.slug}/{f.slug}", f"{g.name}: {f.name}")
+        for g in Game.objects.order_by("name")
+        for f in g.engine.formats
+    ]
+    if request.method == "POST":
+        game_slug, _, fmt = request.POST.get("game_format", "").partition("/")
+        game = Game.objects.filter(slug=game_slug).first()
+        name = request.POST.get("name", "").strip()
+        if game is None or game.engine.format(fmt) is None or not name:
+            return render(
+                request,
+                "decks/new.html",
+                {"choices": choices, "error": "Choose a game and format, and name the deck."},
+                status=400,
+            )
+        deck = deck_create(
+            owner=request.user,
+            game=game,
+            format_slug=fmt,
+            name=name[:120],
+            visibility=request.POST.get("visibility", "private"),
+            requested=[],
+        )
+        return redirect("decks:edit", deck.share_key)
+    return render(request, "decks/new.html", {"choices": choices})
+
+
+@login_required
+def deck_edit(request: HttpRequest, deck_id: str) -> HttpResponse:
+    deck = _owned_or_404(request, deck_id)
+    q = request.GET.get("q", "").strip()
+    context = {**panel_context(deck), "q": q, "results": None, "search_error": ""}
+    if q:
+        try:
+            found = card_search(text=q, game=deck.game.slug)
+            context["results"] = cards_in_order(list(found.ids[:BUILDER_RESULTS]))
+            context["warnings"] = found.warnings
+        except QuerySyntaxError as exc:
+            context["search_error"] = str(exc)
+    template = "decks/_results.html" if request.headers.get("HX-Request") else "decks/edit.html"
+    return render(request, template, context)
+
+
+@login_required
+@require_POST
+def deck_edit_card(request: HttpRequest, deck_id: str) -> HttpResponse:
+    """Add (+1), remove (-1) or set the quantity of one card."""
+    deck = _owned_or_404(request, deck_id)
+    card = (
+        Card.objects.select_related("card_type")
+        .filter(short_id=request.POST.get("card", ""), game=deck.game)
+        .first()
+    )
+    if card is None:
+        return _panel_or_back(request, deck, "That card is not in this deck's game.")
+    zone = request.POST.get("zone") or card.card_type.zone or deck.game.engine.zones[0].slug
+    current = {(r.short_id, r.zone): r.quantity for r in _current(deck)}
+    step = {"add": 1, "remove": -1}.get(request.POST.get("action", ""), 0)
+    quantity = current.get((card.short_id, zone), 0) + step
+    current[(card.short_id, zone)] = max(0, min(quantity, 99))
+    requested = [RequestedCard(q, None, s, z) for (s, z), q in current.items() if q > 0]
+    return _apply(request, deck, changes={}, requested=requested)
+
+
+@login_required
+@require_POST
+def deck_edit_settings(request: HttpRequest, deck_id: str) -> HttpResponse:
+    deck = _owned_or_404(request, deck_id)
+    changes = {
+        k: request.POST[k].strip()
+        for k in ("name", "description", "visibility", "format")
+        if k in request.POST
+    }
+    if "format" in changes and deck.game.engine.format(changes["format"]) is None:
+        return _panel_or_back(request, deck, "That format does not exist for this game.")
+    if changes.get("visibility") not in (None, *Deck.Visibility.values):
+        return _panel_or_back(request, deck, "Unknown visibility.")
+    return _apply(request, deck, changes=changes)
+
+
+@login_required
+@require_POST
+def deck_import(request: HttpRequest, deck_id: str) -> HttpResponse:
+    """Replace the deck's cards with a pasted text decklist or deck code."""
+    deck = _owned_or_404(request, deck_id)
+    pasted = request.POST.get("decklist", "").strip()
+    if pasted.startswith(CODE_PREFIX + "."):
+        try:
+            decoded = decode_code(pasted)
+        except DeckCodeError as exc:
+            return _panel_or_back(request, deck, f"That deck code cannot be used: {exc}.")
+        requested = [RequestedCard(q, None, s, z) for s, q, z in decoded["entries"]]
+        return _apply(request, deck, changes={}, requested=requested)
+    lines, problems = parse_text(pasted, deck.game.engine)
+    return _apply(
+        request,
+        deck,
+        changes={},
+        requested=[RequestedCard.from_line(x) for x in lines],
+        list_problems=problems,
+    )
+
+
+@login_required
+@require_POST
+def deck_fork_view(request: HttpRequest, deck_id: str) -> HttpResponse:
+    deck = deck_for_reader(deck_id=deck_id, user=request.user)
+    if deck is None:
+        raise Http404("No deck with that id, or it is private.")
+    return redirect("decks:edit", deck_fork(deck=deck, owner=request.user).share_key)
+
+
+@login_required
+@require_POST
+def deck_delete_view(request: HttpRequest, deck_id: str) -> HttpResponse:
+    deck_delete(deck=_owned_or_404(request, deck_id))
+    return redirect("decks:mine")
+
+
+@login_required
+def my_decks(request: HttpRequest) -> HttpResponse:
+    return render(request, "decks/mine.html", {"decks": decks_listed(user=request.user, mine=True)})
+
+
+def public_decks(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "decks/public.html",
+        {"decks": decks_listed(game=request.GET.get("game") or None)[:100]},
     )

@@ -147,6 +147,8 @@ class GameEngine:
     zones: tuple[Zone, ...]
     face: FaceLayout = FaceLayout()
     formats: tuple[Format, ...] = ()
+    # The number a deck's curve is drawn by (CQ, Tier, combat power...); None: no chart.
+    chart_stat: str | None = None
     _stats_by_key: dict[str, StatField] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -169,4 +169,5 @@ ENGINE = GameEngine(
         faction_badge=True,
     ),
     formats=FORMATS,
+    chart_stat="combat_power",
 )

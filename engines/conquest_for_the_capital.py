@@ -112,4 +112,5 @@ ENGINE = GameEngine(
         badge_keyword_kinds=("battle",),
     ),
     formats=FORMATS,
+    chart_stat="attack",
 )

@@ -90,4 +90,5 @@ ENGINE = GameEngine(
         lead_keyword_kinds=("trigger",),
     ),
     formats=FORMATS,
+    chart_stat="cq",
 )

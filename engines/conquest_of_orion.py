@@ -182,4 +182,5 @@ ENGINE = GameEngine(
         ),
     ),
     formats=FORMATS,
+    chart_stat="tier",
 )

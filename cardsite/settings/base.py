@@ -89,7 +89,11 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
-STATICFILES_DIRS = [BASE_DIR / "cardsite" / "static"]
+STATICFILES_DIRS = [
+    BASE_DIR / "cardsite" / "static",
+    # Installed by `npm ci` (make install), served as static/vendor/htmx/.
+    ("vendor/htmx", BASE_DIR / "node_modules" / "htmx.org" / "dist"),
+]
 MEDIA_URL = "media/"
 MEDIA_ROOT = env.path("MEDIA_ROOT", default=BASE_DIR / "media")
 

@@ -118,3 +118,15 @@ def test_slugs_fold_accents_and_apostrophes():
     assert slugify("D'Deridex") == "dderidex"
     assert slugify("Death, the Pale Horse") == "death-the-pale-horse"
     assert slugify("Café Noir") == "cafe-noir"
+
+
+def test_each_game_charts_decks_by_its_main_number():
+    assert {slug: e.chart_stat for slug, e in ENGINES.items()} == {
+        "conquest-of-fates": "cq",
+        "conquest-of-orion": "tier",
+        "fate-foretold": None,
+        "conquest-alpha-tactics": "combat_power",
+        "conquest-for-the-capital": "attack",
+    }
+    for engine in ENGINES.values():
+        assert engine.chart_stat is None or engine.stat(engine.chart_stat) is not None

@@ -1,0 +1,65 @@
+"""Building a deck in a real browser: the panel updates in place (htmx) as cards come and go."""
+
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import expect
+
+from cardsite.catalogue.models import Card
+
+PASSWORD = "a-Long-browser-pass-7"
+
+
+@pytest.fixture
+def player(django_db_blocker):
+    # Committed, so the live server's thread sees it; removed afterwards with its decks.
+    with django_db_blocker.unblock():
+        user = User.objects.create_user("browser-builder", password=PASSWORD)
+        dwarves = list(
+            Card.objects.filter(card_set__code="CFC-SMP", factions__name="Dwarves")
+            .order_by("number_sort")
+            .values_list("name", flat=True)
+        )
+        extra = Card.objects.get(card_set__code="CFC-SMP", factions__name="Orcs", number="21").name
+    yield user, dwarves, extra
+    with django_db_blocker.unblock():
+        User.objects.filter(pk=user.pk).delete()
+
+
+def test_a_player_builds_a_legal_deck_from_nothing_and_sees_a_problem_come_and_go(
+    server, page, player
+):
+    _, dwarves, orc_card = player
+    page.goto(server + "/accounts/login/")
+    page.get_by_label("Username").fill("browser-builder")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("button", name="Log out browser-builder")).to_be_visible()
+
+    page.goto(server + "/decks/new/")
+    page.get_by_label("Name").fill("Dwarf wall")
+    page.get_by_label("Game and format").select_option("conquest-for-the-capital/faction-deck")
+    page.get_by_role("button", name="Create and start building").click()
+    expect(page).to_have_url(re.compile(r"/decks/[\w-]+/edit/$"))
+    expect(page.locator("#legality")).to_have_text("not legal in Faction deck")
+
+    page.get_by_label(re.compile("Paste a decklist")).fill(
+        "\n".join(f"1 {name}" for name in dwarves)
+    )
+    page.get_by_role("button", name="Replace cards").click()
+    expect(page.locator("#legality")).to_have_text("legal in Faction deck")
+    expect(page.locator(".validation")).to_contain_text("No problems")
+
+    # Add a card of another faction through search: a problem appears...
+    page.get_by_label("Search Conquest for the Capital cards").fill(f'!"{orc_card}"')
+    page.get_by_role("button", name="Search").click()
+    page.get_by_role("button", name=f"Add {orc_card}").click()
+    expect(page.locator(".problems li[data-code=faction_mismatch]")).to_contain_text(orc_card)
+    expect(page.locator("#legality")).to_have_text("not legal in Faction deck")
+
+    # ...and goes away when the card is removed again.
+    page.get_by_role("button", name=f"Remove one {orc_card}").click()
+    expect(page.locator(".problems li[data-code=faction_mismatch]")).to_have_count(0)
+    expect(page.locator("#legality")).to_have_text("legal in Faction deck")
+    assert page.url.endswith("/edit/")  # no full page loads: htmx swapped the panel
