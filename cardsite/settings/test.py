@@ -12,3 +12,8 @@ from cardsite.settings.base import BASE_DIR
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 MEDIA_ROOT = BASE_DIR / ".test-media"
 SITE_URL = "http://testserver"
+
+# No pooled connections in tests: the browser tests' server threads must let go of theirs,
+# or PostgreSQL cannot drop the test database at the end.
+DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = False  # noqa: F405

@@ -47,6 +47,15 @@ def _server(django_db_setup, django_db_blocker) -> Iterator[str]:
         thread.terminate()
         for connection in shared.values():
             connection.dec_thread_sharing()
+        default = connections["default"]
+        if default.vendor == "postgresql":
+            # The server's request threads may still hold sessions on the test database,
+            # which would stop it from being dropped at the end of the run.
+            with default.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
 
 
 @pytest.fixture
