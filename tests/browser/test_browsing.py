@@ -11,7 +11,7 @@ def test_a_visitor_goes_from_home_to_a_game_searches_apex_and_follows_a_cards_sh
     expect(page.get_by_role("heading", level=1)).to_have_text("Conquest of Fates")
 
     page.get_by_role("searchbox", name="Search Conquest of Fates").fill("is:apex")
-    page.get_by_role("button", name="Search").click()
+    page.get_by_role("button", name="Search", exact=True).click()
     expect(page).to_have_url(re.compile(r"/search/\?q=is%3Aapex&game=conquest-of-fates"))
     expect(page.locator(".results-bar .count")).to_have_text("6 cards")
 

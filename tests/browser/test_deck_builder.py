@@ -53,7 +53,7 @@ def test_a_player_builds_a_legal_deck_from_nothing_and_sees_a_problem_come_and_g
 
     # Add a card of another faction through search: a problem appears...
     page.get_by_label("Search Conquest for the Capital cards").fill(f'!"{orc_card}"')
-    page.get_by_role("button", name="Search").click()
+    page.get_by_role("button", name="Search", exact=True).click()
     page.get_by_role("button", name=f"Add {orc_card}").click()
     expect(page.locator(".problems li[data-code=faction_mismatch]")).to_contain_text(orc_card)
     expect(page.locator("#legality")).to_have_text("not legal in Faction deck")

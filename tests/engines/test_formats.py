@@ -304,3 +304,13 @@ def test_errors_are_listed_before_warnings():
         FATES, "standard", [*fates_deck(19), card("Nova", "Celestial", factions=["Choir"])], "Choir"
     )
     assert [p.severity for p in found] == [Severity.ERROR, Severity.WARNING]
+
+
+def test_a_copy_limit_above_one_reports_copy_limit_with_the_excess():
+    from engines.rules import CopyLimit
+
+    rule = CopyLimit(source="a test rule", maximum=3)
+    deck = Deck((card("Grunt", quantity=2), card("Grunt", quantity=2), card("Other", quantity=3)))
+    [problem] = rule.check(deck, {})
+    assert (problem.code, problem.cards) == ("copy_limit", ("Grunt",))
+    assert "Grunt appears 4 times" in problem.message and "(1 too many)" in problem.message
