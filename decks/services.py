@@ -47,6 +47,11 @@ class RequestedCard:
     def from_line(cls, line: ListLine) -> RequestedCard:
         return cls(line.quantity, line.name, None, line.zone, line.set_code, line.number, line.line)
 
+    @classmethod
+    def from_entry(cls, entry: Any) -> RequestedCard:
+        """A saved deck entry as a request, to check or rewrite a stored deck."""
+        return cls(entry.quantity, None, entry.card.short_id, entry.zone)
+
     @property
     def label(self) -> str:
         where = f" (line {self.line})" if self.line else ""
@@ -363,10 +368,7 @@ def deck_update(
     format_slug = changes.get("format", deck.format)
     faction = changes.get("faction", deck.faction.name if deck.faction else None)
     if requested is None:
-        requested = [
-            RequestedCard(e.quantity, None, e.card.short_id, e.zone)
-            for e in deck.entries.select_related("card")
-        ]
+        requested = [RequestedCard.from_entry(e) for e in deck.entries.select_related("card")]
     result = _checked_entries(deck.game, format_slug, faction, requested, list(list_problems))
     fields = {k: v for k, v in changes.items() if k in {"name", "description", "visibility"}}
     with transaction.atomic():
@@ -391,10 +393,7 @@ def deck_delete(*, deck: DeckModel) -> None:
 
 def deck_fork(*, deck: DeckModel, owner: Any) -> DeckModel:
     """A private copy of a deck someone can read, owned by `owner`."""
-    requested = [
-        RequestedCard(e.quantity, None, e.card.short_id, e.zone)
-        for e in deck.entries.select_related("card")
-    ]
+    requested = [RequestedCard.from_entry(e) for e in deck.entries.select_related("card")]
     return deck_create(
         owner=owner,
         game=deck.game,

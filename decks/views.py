@@ -53,7 +53,7 @@ def deck_detail(request: HttpRequest, deck_id: str) -> HttpResponse:
         game=deck.game,
         format_slug=deck.format,
         faction=deck.faction.name if deck.faction else None,
-        requested=[RequestedCard(e.quantity, None, e.card.short_id, e.zone) for e in entries],
+        requested=[RequestedCard.from_entry(e) for e in entries],
     )
     by_type: dict[str, list[Any]] = defaultdict(list)
     for entry in entries:
@@ -64,7 +64,7 @@ def deck_detail(request: HttpRequest, deck_id: str) -> HttpResponse:
         deck.faction.name if deck.faction else None,
         [(e.card.short_id, e.quantity, e.zone) for e in entries],
     )
-    requested = [RequestedCard(e.quantity, None, e.card.short_id, e.zone) for e in entries]
+    requested = [RequestedCard.from_entry(e) for e in entries]
     legality = [
         (f, deck_check(game=deck.game, format_slug=f.slug, requested=requested).legal)
         for f in deck.game.engine.formats
@@ -98,10 +98,7 @@ def _owned_or_404(request: HttpRequest, deck_id: str) -> Deck:
 
 
 def _current(deck: Deck) -> list[RequestedCard]:
-    return [
-        RequestedCard(e.quantity, None, e.card.short_id, e.zone)
-        for e in deck.entries.select_related("card")
-    ]
+    return [RequestedCard.from_entry(e) for e in deck.entries.select_related("card")]
 
 
 def panel_context(deck: Deck) -> dict[str, Any]:
@@ -115,7 +112,7 @@ def panel_context(deck: Deck) -> dict[str, Any]:
         game=deck.game,
         format_slug=deck.format,
         faction=deck.faction.name if deck.faction else None,
-        requested=[RequestedCard(e.quantity, None, e.card.short_id, e.zone) for e in entries],
+        requested=[RequestedCard.from_entry(e) for e in entries],
     )
     zones = {z.slug: z.name for z in deck.game.engine.zones}
     by_zone: dict[str, list[Any]] = defaultdict(list)

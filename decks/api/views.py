@@ -114,7 +114,7 @@ def deck_record(deck: Deck, request: Request) -> dict[str, Any]:
             strict=True,
         )
     )
-    requested = [RequestedCard(e.quantity, None, e.card.short_id, e.zone) for e in entries]
+    requested = [RequestedCard.from_entry(e) for e in entries]
     result = deck_check(
         game=deck.game,
         format_slug=deck.format,
