@@ -18,6 +18,8 @@ from cardsite.catalogue.search.query import QuerySyntaxError
 from cardsite.catalogue.selectors import card_search, cards_in_order
 from decks.decklist import CODE_PREFIX, DeckCodeError, decode_code, encode_code, parse_text
 from decks.models import Deck
+from decks.printing import deck_sheet
+from decks.proxies import ProxyOptionError, parse_options
 from decks.selectors import deck_for_reader, decks_listed
 from decks.services import (
     DeckConflict,
@@ -311,3 +313,17 @@ def public_decks(request: HttpRequest) -> HttpResponse:
         "decks/public.html",
         {"decks": decks_listed(game=request.GET.get("game") or None)[:100]},
     )
+
+
+def deck_proxies(request: HttpRequest, deck_id: str) -> HttpResponse:
+    """The deck as a printable PDF of proxies; a bad option is a 400 naming it."""
+    deck = deck_for_reader(deck_id=deck_id, user=request.user)
+    if deck is None:
+        raise Http404("No deck with that id, or it is private.")
+    try:
+        options = parse_options(request.GET)
+    except ProxyOptionError as exc:
+        return HttpResponse(f"Bad option {exc}\n", status=400, content_type="text/plain")
+    response = HttpResponse(deck_sheet(deck, options), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{deck.share_key}-proxies.pdf"'
+    return response

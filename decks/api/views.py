@@ -1,5 +1,6 @@
 from typing import Any
 
+from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import serializers as drf_serializers
@@ -23,6 +24,8 @@ from decks.api.serializers import (
 )
 from decks.decklist import DeckCodeError, ExportEntry, decode_code, encode_code, parse_text, to_text
 from decks.models import Deck
+from decks.printing import deck_sheet
+from decks.proxies import ProxyOptionError, parse_options
 from decks.selectors import deck_for_reader, decks_listed
 from decks.services import (
     DeckConflict,
@@ -382,3 +385,36 @@ class DeckViewSet(viewsets.ViewSet):
     def fork(self, request: Request, id: str) -> Response:
         copy = deck_fork(deck=self._readable(request, id), owner=request.user)
         return Response(deck_record(copy, request), status=status.HTTP_201_CREATED)
+
+
+class DeckProxiesView(APIView):
+    """GET /api/v1/decks/{id}/proxies.pdf: the deck's proxies as a PDF."""
+
+    permission_classes = [AllowAny]
+
+    def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
+        # The PDF bypasses renderers; errors must still be JSON even for Accept: application/pdf.
+        return super().perform_content_negotiation(request, force=True)
+
+    @extend_schema(
+        summary="Printable proxies of a deck you can read, as a PDF",
+        parameters=[
+            OpenApiParameter("paper", str, enum=["a4", "letter"]),
+            OpenApiParameter("size", str, enum=["63x88", "2.5x3.5"]),
+            OpenApiParameter("bleed", float, description="0 to 3 mm, where the page allows"),
+            OpenApiParameter("gap", float, description="0 to 10 mm between cards"),
+            OpenApiParameter("backs", int, enum=[0, 1], description="Add mirrored backs pages"),
+        ],
+        responses={(200, "application/pdf"): OpenApiTypes.BINARY},
+    )
+    def get(self, request: Request, id: str) -> HttpResponse:
+        deck = deck_for_reader(deck_id=id, user=request.user)
+        if deck is None:
+            raise NotFound("No deck with that id, or it is private.")
+        try:
+            options = parse_options(request.query_params)
+        except ProxyOptionError as exc:
+            raise ValidationError({exc.option: [exc.message]}) from None
+        response = HttpResponse(deck_sheet(deck, options), content_type="application/pdf")
+        response["Content-Disposition"] = f'inline; filename="{deck.share_key}-proxies.pdf"'
+        return response
