@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import qrcode
@@ -184,12 +185,21 @@ def _register_fonts() -> None:
             pdfmetrics.registerFont(TTFont(name, str(FONT_DIR / file)))
 
 
-def _qr(c: Canvas, url: str, x: float, y: float, size: float) -> None:
-    """A QR code as filled rectangles (vectors), one run of dark modules at a time."""
-    code = qrcode.QRCode(border=0, error_correction=qrcode.constants.ERROR_CORRECT_M)
+@lru_cache(maxsize=4096)
+def _qr_matrix(url: str) -> tuple[tuple[bool, ...], ...]:
+    # A fixed mask: the spec allows any of the eight, and trying them all (qrcode's default)
+    # costs more than drawing the whole page. Tests decode every code with a real reader.
+    code = qrcode.QRCode(
+        border=0, error_correction=qrcode.constants.ERROR_CORRECT_M, mask_pattern=2
+    )
     code.add_data(url)
     code.make(fit=True)
-    matrix = code.get_matrix()
+    return tuple(tuple(row) for row in code.get_matrix())
+
+
+def _qr(c: Canvas, url: str, x: float, y: float, size: float) -> None:
+    """A QR code as filled rectangles (vectors), one run of dark modules at a time."""
+    matrix = _qr_matrix(url)
     n = len(matrix)
     quiet = 2  # modules of white around it, inside `size`
     module = size / (n + 2 * quiet)

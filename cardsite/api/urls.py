@@ -5,7 +5,7 @@ from rest_framework.routers import DefaultRouter
 from cardsite.api.auth import TokenView
 from cardsite.api.errors import json_or_html_404
 from cardsite.catalogue.api.views import CardViewSet, GameViewSet, SetViewSet
-from decks.api.views import DeckProxiesView, DeckViewSet, ValidateDeckView
+from decks.api.views import DeckProxiesView, DeckViewSet, ListProxiesView, ValidateDeckView
 
 router = DefaultRouter()
 router.register("games", GameViewSet, basename="game")
@@ -16,6 +16,7 @@ router.register("decks", DeckViewSet, basename="deck")
 urlpatterns = [
     path("decks/validate/", ValidateDeckView.as_view(), name="deck-validate"),
     path("decks/<str:id>/proxies.pdf", DeckProxiesView.as_view(), name="deck-proxies"),
+    path("proxies.pdf", ListProxiesView.as_view(), name="list-proxies"),
     path("auth/token/", TokenView.as_view(), name="auth-token"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="v1:schema"), name="docs"),

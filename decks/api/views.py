@@ -24,10 +24,11 @@ from decks.api.serializers import (
 )
 from decks.decklist import DeckCodeError, ExportEntry, decode_code, encode_code, parse_text, to_text
 from decks.models import Deck
-from decks.printing import deck_sheet
+from decks.printing import deck_sheet, list_sheet
 from decks.proxies import ProxyOptionError, parse_options
 from decks.selectors import deck_for_reader, decks_listed
 from decks.services import (
+    UNSAVABLE,
     DeckConflict,
     DeckContentError,
     DeckInputError,
@@ -418,3 +419,55 @@ class DeckProxiesView(APIView):
         response = HttpResponse(deck_sheet(deck, options), content_type="application/pdf")
         response["Content-Disposition"] = f'inline; filename="{deck.share_key}-proxies.pdf"'
         return response
+
+
+class ListProxiesView(APIView):
+    """POST /api/v1/proxies.pdf: proxies for any list of cards, without saving a deck."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list[type] = []
+
+    def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
+        return super().perform_content_negotiation(request, force=True)
+
+    @extend_schema(
+        summary="Printable proxies of any list of cards, as a PDF",
+        request=DeckInputSerializer,
+        parameters=[
+            OpenApiParameter("paper", str, enum=["a4", "letter"]),
+            OpenApiParameter("size", str, enum=["63x88", "2.5x3.5"]),
+            OpenApiParameter("bleed", float),
+            OpenApiParameter("gap", float),
+            OpenApiParameter("backs", int, enum=[0, 1]),
+        ],
+        responses={(200, "application/pdf"): OpenApiTypes.BINARY},
+    )
+    def post(self, request: Request) -> HttpResponse:
+        serializer = DeckInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        try:
+            options = parse_options(request.query_params)
+        except ProxyOptionError as exc:
+            raise ValidationError({exc.option: [exc.message]}) from None
+        requested, list_problems = requested_cards(data)
+        result = deck_check(
+            game=data["game"],
+            format_slug=data["format"],
+            requested=requested,
+            list_problems=list_problems,
+        )
+        unusable = [p for p in result.problems if p["code"] in UNSAVABLE]
+        if unusable:
+            return Response(
+                {
+                    "code": "invalid_cards",
+                    "detail": "Some cards cannot be printed; nothing was made.",
+                    "problems": unusable,
+                },
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        pdf = list_sheet(
+            "Card list", data["game"].name, [(e.card, e.quantity) for e in result.entries], options
+        )
+        return HttpResponse(pdf, content_type="application/pdf")

@@ -284,3 +284,19 @@ def test_the_command_refuses_a_list_with_unknown_cards_and_writes_nothing(tmp_pa
             stderr=io.StringIO(),
         )
     assert not out.exists()
+
+
+def test_any_list_of_cards_can_be_printed_through_the_api():
+    body = {
+        "game": "conquest-of-orion",
+        "format": "constructed",
+        "text": "2 Cloudglider\n1 Osiris\n",
+    }
+    response = APIClient().post("/api/v1/proxies.pdf?paper=letter", body, format="json")
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    reader = PdfReader(io.BytesIO(response.content))
+    assert reader.pages[1].extract_text().count("Cloudglider") >= 2
+    bad = APIClient().post(
+        "/api/v1/proxies.pdf", {**body, "text": "1 Cloudgliderr\n"}, format="json"
+    )
+    assert bad.status_code == 400 and bad.json()["problems"][0]["code"] == "unknown_card"
