@@ -4,6 +4,7 @@ from rest_framework.routers import DefaultRouter
 
 from cardsite.api.auth import TokenView
 from cardsite.api.errors import json_or_html_404
+from cardsite.api.odds import OddsView
 from cardsite.catalogue.api.views import CardViewSet, GameViewSet, SetViewSet
 from decks.api.views import DeckProxiesView, DeckViewSet, ListProxiesView, ValidateDeckView
 
@@ -18,6 +19,7 @@ urlpatterns = [
     path("decks/<str:id>/proxies.pdf", DeckProxiesView.as_view(), name="deck-proxies"),
     path("proxies.pdf", ListProxiesView.as_view(), name="list-proxies"),
     path("auth/token/", TokenView.as_view(), name="auth-token"),
+    path("odds/", OddsView.as_view(), name="odds"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="v1:schema"), name="docs"),
     *router.urls,

@@ -1,0 +1,51 @@
+"""POST /api/v1/odds/: exact hypergeometric odds."""
+
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.exceptions import ValidationError
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from engines.odds import OddsError, at_least, at_least_with_mulligan
+
+
+class OddsRequest(serializers.Serializer):
+    deck_size = serializers.IntegerField(help_text="Cards in the deck.")
+    copies = serializers.IntegerField(help_text="Copies of the cards you want.")
+    draws = serializers.IntegerField(help_text="Cards drawn.")
+    at_least = serializers.IntegerField(help_text="How many of them you need at least.")
+    mulligan = serializers.BooleanField(default=False, help_text="Allow one mulligan of the hand.")
+
+
+OddsResponse = inline_serializer(
+    "OddsResponse",
+    {
+        "probability": serializers.FloatField(),
+        "exact": serializers.CharField(
+            help_text="The probability as a fraction, numerator/denominator."
+        ),
+    },
+)
+
+
+class OddsView(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list[type] = []
+
+    @extend_schema(
+        request=OddsRequest,
+        responses={200: OddsResponse},
+        summary="Exact odds of drawing at least k of some cards",
+    )
+    def post(self, request: Request) -> Response:
+        body = OddsRequest(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        compute = at_least_with_mulligan if data["mulligan"] else at_least
+        try:
+            p = compute(data["deck_size"], data["copies"], data["draws"], data["at_least"])
+        except OddsError as exc:
+            raise ValidationError({exc.field: [str(exc)]}) from None
+        return Response({"probability": float(p), "exact": f"{p.numerator}/{p.denominator}"})

@@ -1,0 +1,49 @@
+"""Exact card-drawing odds: the hypergeometric distribution, in fractions, not floats."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+
+
+class OddsError(ValueError):
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+
+
+def _check(deck_size: int, copies: int, draws: int, at_least: int) -> None:
+    for name, value in (
+        ("deck_size", deck_size),
+        ("copies", copies),
+        ("draws", draws),
+        ("at_least", at_least),
+    ):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise OddsError(name, f"must be a whole number, got {value!r}")
+        if value < 0:
+            raise OddsError(name, f"cannot be negative, got {value}")
+    if deck_size == 0:
+        raise OddsError("deck_size", "a deck needs at least one card")
+    if copies > deck_size:
+        raise OddsError("copies", f"{copies} copies cannot be in a {deck_size}-card deck")
+    if draws > deck_size:
+        raise OddsError("draws", f"cannot draw {draws} cards from a {deck_size}-card deck")
+
+
+def at_least(deck_size: int, copies: int, draws: int, at_least: int) -> Fraction:
+    """P(at least `at_least` of `copies` cards among `draws` drawn from `deck_size`)."""
+    _check(deck_size, copies, draws, at_least)
+    total = comb(deck_size, draws)
+    hits = sum(
+        comb(copies, k) * comb(deck_size - copies, draws - k)
+        for k in range(at_least, min(copies, draws) + 1)
+    )
+    return Fraction(hits, total)
+
+
+def at_least_with_mulligan(deck_size: int, copies: int, draws: int, at_least_: int) -> Fraction:
+    """The same, when a first hand that misses is shuffled back and drawn once more (Conquest
+    of Fates' single mulligan): the second draw is independent of the first."""
+    p = at_least(deck_size, copies, draws, at_least_)
+    return p + (1 - p) * p
