@@ -1,7 +1,10 @@
 """Conquest of Fates: factions of Units worth Conquest Value, plus at most one Celestial."""
 
+from collections.abc import Mapping, Sequence
+
 from engines.base import CardTypeSpec, FaceLayout, GameEngine, StatField, StatKind, Zone
-from engines.rules import CardLimit, Format, FormatSetting, OneFaction, Severity, ZoneSize
+from engines.goldfish import PolicyParam, copies, describe, histogram, resolve_policy, rng_for
+from engines.rules import CardLimit, DeckCard, Format, FormatSetting, OneFaction, Severity, ZoneSize
 
 RULEBOOK = "conquest-of-fates.txt"
 
@@ -92,3 +95,75 @@ ENGINE = GameEngine(
     formats=FORMATS,
     chart_stat="cq",
 )
+
+
+# --- goldfish ------------------------------------------------------------------------------
+
+GOLDFISH_POLICY = (
+    PolicyParam(
+        "mulligan_below_units",
+        3,
+        "Mulligan the first supply drop when it holds fewer "
+        "units than this (Intermediate Rules, Mulligans: once, first drop only).",
+    ),
+    PolicyParam("battles", 3, "Battles per game (game overview: 3 battles)."),
+)
+SUPPLY_DROP, HAND_LIMIT, FORWARD, REAR = 7, 10, 4, 3
+
+
+def _cq(card: DeckCard) -> int | None:
+    value = card.stats.get("cq")
+    return value if card.card_type == "Unit" and isinstance(value, int) else None
+
+
+def goldfish(
+    cards: Sequence[DeckCard], *, runs: int, seed: int, policy: Mapping[str, object]
+) -> dict[str, object]:
+    """Solo battles: each supply drop draws 7 (draws simply stop when the deck runs out), the
+    hand carries over, and is discarded down to 10, lowest CQ first. One Celestial in hand is
+    deployed (it stays, and sets no CQ here). Units go face-down one per location, the
+    highest CQ first, into locations 1-4 then 5-7, and their face-up CQ is tallied."""
+    p = resolve_policy(GOLDFISH_POLICY, policy)
+    rng = rng_for(seed)
+    library = copies(cards)
+    per_battle: list[list[int]] = [[] for _ in range(p["battles"])]
+    totals, mulligans = [], 0
+    for _ in range(runs):
+        deck = library[:]
+        rng.shuffle(deck)
+        hand = deck[:SUPPLY_DROP]
+        del deck[:SUPPLY_DROP]
+        if sum(_cq(c) is not None for c in hand) < p["mulligan_below_units"]:
+            deck += hand
+            rng.shuffle(deck)
+            hand = deck[:SUPPLY_DROP]
+            del deck[:SUPPLY_DROP]
+            mulligans += 1
+        celestial = next((c for c in hand if c.card_type == "Celestial"), None)
+        if celestial is not None:
+            hand.remove(celestial)
+        total = 0
+        for battle in range(p["battles"]):
+            if battle:
+                hand += deck[:SUPPLY_DROP]
+                del deck[:SUPPLY_DROP]
+            hand.sort(key=lambda c: -1 if _cq(c) is None else _cq(c), reverse=True)
+            del hand[HAND_LIMIT:]
+            units = [c for c in hand if _cq(c) is not None][: FORWARD + REAR]
+            for unit in units:
+                hand.remove(unit)
+            cq = sum(_cq(u) for u in units)
+            per_battle[battle].append(cq)
+            total += cq
+        totals.append(total)
+    return {
+        "summary": {
+            "total_cq": describe(totals),
+            "cq_per_battle": [describe(b) for b in per_battle],
+            "mulligan_rate": round(mulligans / runs, 6),
+        },
+        "charts": {
+            "total_cq": histogram(totals),
+            "cq_per_battle": [histogram(b) for b in per_battle],
+        },
+    }

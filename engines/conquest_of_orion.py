@@ -1,7 +1,10 @@
 """Conquest of Orion: one race, Blue/Gold/Red costs, Tier requirements, planets outside the deck."""
 
+from collections.abc import Mapping, Sequence
+
 from engines.base import CardTypeSpec, FaceLayout, GameEngine, StatField, StatKind, Zone
-from engines.rules import Format, OneFaction, TypesNotAllowed, ZoneSize
+from engines.goldfish import PolicyParam, by_turn, copies, describe, resolve_policy, rng_for
+from engines.rules import DeckCard, Format, OneFaction, TypesNotAllowed, ZoneSize
 
 RULEBOOK = "conquest-of-orion.txt"
 
@@ -184,3 +187,126 @@ ENGINE = GameEngine(
     formats=FORMATS,
     chart_stat="tier",
 )
+
+
+# --- goldfish ------------------------------------------------------------------------------
+
+RESOURCES = ("blue", "gold", "red")
+# The rulebook's text lost its resource icons for planet income, innate income and the Tier
+# cost (§1.3, §1.5, §1.7, §1.10), so these are parameters. Their defaults are this site's
+# assumptions, not the rulebook's: one resource per starting planet (Ice blue, Rock gold,
+# Lava red), one gold innately, and three gold to ascend.
+GOLDFISH_POLICY = (
+    PolicyParam(
+        "income_blue",
+        2,
+        "Blue per turn from the starting planets (two Ice Planets); "
+        "assumed: the rulebook's icons are missing.",
+    ),
+    PolicyParam("income_gold", 2, "Gold per turn: the Rock Planet plus innate income; assumed."),
+    PolicyParam("income_red", 1, "Red per turn from the Lava Planet; assumed."),
+    PolicyParam("tier_cost_gold", 3, "Gold paid to ascend one Tier (§1.7); assumed amount."),
+    PolicyParam("turns", 10, "Turns simulated."),
+    PolicyParam("first_player", True, "The first player skips gaining resources on turn 1 (§1.3)."),
+    PolicyParam(
+        "exchange_above_tier",
+        1,
+        "In the opening hand, cards needing a Tier above this "
+        "go to the bottom of the deck and are redrawn (§1.3 allows any number).",
+    ),
+)
+CAP, TRADE = 6, 3
+
+
+def _cost(card: DeckCard) -> dict[str, int]:
+    return {r: int(card.stats.get(f"cost_{r}", 0) or 0) for r in RESOURCES}
+
+
+def _affordable(pool: Mapping[str, int], cost: Mapping[str, int]) -> bool:
+    """With 3:1 trades of any surplus into any shortfall (§1.5)."""
+    short = sum(max(0, cost[r] - pool[r]) for r in RESOURCES)
+    spare = sum(max(0, pool[r] - cost[r]) // TRADE for r in RESOURCES)
+    return short <= spare
+
+
+def _pay(pool: dict[str, int], cost: Mapping[str, int]) -> None:
+    for r in RESOURCES:
+        pool[r] -= cost[r]
+    for r in RESOURCES:
+        while pool[r] < 0:
+            donor = max(RESOURCES, key=lambda d: pool[d])
+            pool[donor] -= TRADE
+            pool[r] += 1
+
+
+def goldfish(
+    cards: Sequence[DeckCard], *, runs: int, seed: int, policy: Mapping[str, object]
+) -> dict[str, object]:
+    """Draw 4, exchange (policy), then each turn draw 1, gain income (capped at 6 of each) and
+    ascend a Tier whenever the cost can be paid and the deck holds cards of a higher Tier (the
+    new Tier counts from the next turn, §1.7). Reports when each card is first playable: in
+    hand, its Tier reached, and its cost payable with trades. No card is actually played, so
+    the figures show the earliest possible turn."""
+    p = resolve_policy(GOLDFISH_POLICY, policy)
+    rng = rng_for(seed)
+    library = [c for c in copies(cards) if c.card_type not in ("Planet", "Archive")]
+    income = {r: p[f"income_{r}"] for r in RESOURCES}
+    tier_cost = {"blue": 0, "gold": p["tier_cost_gold"], "red": 0}
+    top_tier = max((int(c.stats.get("tier", 1) or 1) for c in library), default=1)
+    turns = p["turns"]
+    first: dict[str, list[int | None]] = {c.name: [] for c in library}
+    playable_per_turn = [0] * turns
+    for _ in range(runs):
+        deck = library[:]
+        rng.shuffle(deck)
+        hand, deck = deck[:4], deck[4:]
+        keep: list[DeckCard] = []
+        back: list[DeckCard] = []
+        for card in hand:  # partitioned, not by membership: copies compare equal
+            low = int(card.stats.get("tier", 1) or 1) <= p["exchange_above_tier"]
+            (keep if low else back).append(card)
+        deck += back
+        hand = keep + deck[: len(back)]
+        deck = deck[len(back) :]
+        pool = dict.fromkeys(RESOURCES, 0)
+        tier, pending = 1, False
+        seen: dict[str, int] = {}
+        for turn in range(1, turns + 1):
+            if pending:
+                tier, pending = tier + 1, False
+            if deck:
+                hand.append(deck.pop(0))
+            if not (turn == 1 and p["first_player"]):
+                for r in RESOURCES:
+                    pool[r] = min(CAP, pool[r] + income[r])
+            ready = 0
+            for card in hand:
+                if int(card.stats.get("tier", 1) or 1) <= tier and _affordable(pool, _cost(card)):
+                    ready += 1
+                    seen.setdefault(card.name, turn)
+            playable_per_turn[turn - 1] += ready
+            if tier < top_tier and not pending and _affordable(pool, tier_cost):
+                _pay(pool, tier_cost)
+                pending = True
+        for name in first:
+            first[name].append(seen.get(name))
+    per_card = {
+        name: {
+            "playable_by_turn": by_turn(t, turns, runs),
+            "mean_first_turn": describe([x for x in t if x is not None])["mean"],
+        }
+        for name, t in sorted(first.items())
+    }
+    return {
+        "summary": {
+            "turns": turns,
+            "cards": per_card,
+            "assumed": {
+                "income": income,
+                "tier_cost": tier_cost,
+                "note": "The rulebook's resource icons are missing; these are "
+                "this site's defaults, not the rulebook's.",
+            },
+        },
+        "charts": {"playable_cards_per_turn": [round(n / runs, 4) for n in playable_per_turn]},
+    }

@@ -1,7 +1,18 @@
 """Fate Foretold: a communal Nest of unique cards in four suits; Sigils and Tokens stay outside."""
 
+from collections.abc import Mapping, Sequence
+
 from engines.base import CardTypeSpec, FaceLayout, GameEngine, Zone
-from engines.rules import CopyLimit, Format, TypesNotAllowed, ZoneSize
+from engines.goldfish import (
+    PolicyParam,
+    by_turn,
+    copies,
+    describe,
+    histogram,
+    resolve_policy,
+    rng_for,
+)
+from engines.rules import CopyLimit, DeckCard, Format, TypesNotAllowed, ZoneSize
 
 RULEBOOK = "fate-foretold.txt"
 
@@ -89,3 +100,88 @@ ENGINE = GameEngine(
     face=FaceLayout(landscape_types=("Sigil",), faction_badge=True),
     formats=FORMATS,
 )
+
+
+# --- goldfish ------------------------------------------------------------------------------
+
+GOLDFISH_POLICY = (
+    PolicyParam(
+        "alignment",
+        5,
+        "Cards of one suit needed to align: 5 normally, 4 or 3 in Speed "
+        "Run (Alternate Ways to Play).",
+    ),
+    PolicyParam("max_turns", 40, "Turns simulated before giving up."),
+)
+LIMIT = 5
+
+
+def _best_suit(field: list[DeckCard], sigil: DeckCard | None) -> tuple[str | None, int]:
+    counts: dict[str, int] = {}
+    for card in [*field, *([sigil] if sigil else [])]:
+        for suit in card.factions:
+            counts[suit] = counts.get(suit, 0) + 1
+    if not counts:
+        return None, 0
+    suit = max(sorted(counts), key=lambda s: counts[s])
+    return suit, counts[suit]
+
+
+def goldfish(
+    cards: Sequence[DeckCard], *, runs: int, seed: int, policy: Mapping[str, object]
+) -> dict[str, object]:
+    """A solo game from the Nest: a 3-card hand, then each turn draw 1 and Rule 4's choice. The
+    policy plays the hand's card of the suit the field (and the Sigil, which counts toward its
+    two suits) leans to most, and draws 2 instead when no card in hand adds to that suit. At
+    the end of the turn the field keeps 5 (burying the card of the weakest suit) and the hand 5
+    (discarding likewise); everything that leaves goes to the bottom of the Nest (Rule 3).
+    Reports the turn on which alignment is first reached."""
+    p = resolve_policy(GOLDFISH_POLICY, policy)
+    rng = rng_for(seed)
+    library = copies(cards, "nest")
+    sigil = next(iter(copies(cards, "sigils")), None)
+    reached: list[int | None] = []
+    for _ in range(runs):
+        nest = library[:]
+        rng.shuffle(nest)
+        hand, nest = nest[:3], nest[3:]
+        field: list[DeckCard] = []
+        turn_reached = None
+        for turn in range(1, p["max_turns"] + 1):
+            if nest:
+                hand.append(nest.pop(0))
+            suit, _ = _best_suit(field, sigil)
+            target = suit or _best_suit(hand, sigil)[0]
+            playable = [c for c in hand if target in c.factions]
+            if playable:
+                card = playable[0]
+                hand.remove(card)
+                field.append(card)
+            elif nest:
+                hand.append(nest.pop(0))
+            suit, _ = _best_suit(field, sigil)
+            while len(field) > LIMIT:
+                weakest = min(field, key=lambda c: suit in c.factions)
+                field.remove(weakest)
+                nest.append(weakest)
+            while len(hand) > LIMIT:
+                weakest = min(hand, key=lambda c: suit in c.factions)
+                hand.remove(weakest)
+                nest.append(weakest)
+            if _best_suit(field, sigil)[1] >= p["alignment"]:
+                turn_reached = turn
+                break
+        reached.append(turn_reached)
+    aligned = [t for t in reached if t is not None]
+    return {
+        "summary": {
+            "turns_to_alignment": describe(aligned),
+            "aligned_within_limit": round(len(aligned) / runs, 6),
+            "alignment": p["alignment"],
+            "sigil": sigil.name if sigil else None,
+        },
+        "charts": {
+            "turns_to_alignment": histogram(aligned),
+            "aligned_by_turn": by_turn(reached, p["max_turns"], runs),
+        },
+    }

@@ -1,0 +1,91 @@
+"""Goldfishing: playing a deck alone to learn how it draws. Shared pieces for the engines.
+
+Each game's procedure lives in its engine module as
+`goldfish(cards, *, runs, seed, policy) -> {"summary": ..., "charts": ...}`: pure, seeded by
+`random.Random(seed)` so the same seed gives the same answer, with every choice a real player
+would make taken by a documented policy whose knobs are the `policy` mapping.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engines.rules import DeckCard
+
+MAX_RUNS = 1_000_000
+
+
+@dataclass(frozen=True)
+class PolicyParam:
+    key: str
+    default: Any
+    help: str
+
+
+class GoldfishError(ValueError):
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+
+
+def resolve_policy(params: Sequence[PolicyParam], given: Mapping[str, Any]) -> dict[str, Any]:
+    known = {p.key: p for p in params}
+    for key in given:
+        if key not in known:
+            raise GoldfishError(
+                key, f"unknown policy option; options: {', '.join(known) or 'none'}"
+            )
+    resolved = {}
+    for p in params:
+        value = given.get(p.key, p.default)
+        if type(value) is not type(p.default) and not (
+            isinstance(p.default, float) and isinstance(value, int)
+        ):
+            raise GoldfishError(p.key, f"must be like {p.default!r}, got {value!r}")
+        resolved[p.key] = value
+    return resolved
+
+
+def copies(cards: Iterable[DeckCard], zone: str | None = None) -> list[DeckCard]:
+    """One entry per physical card."""
+    return [c for c in cards if zone is None or c.zone == zone for _ in range(c.quantity)]
+
+
+def rng_for(seed: int) -> random.Random:
+    return random.Random(seed)
+
+
+def histogram(values: Iterable[Any]) -> dict[str, int]:
+    counts = Counter(values)
+    return {str(k): counts[k] for k in sorted(counts, key=lambda v: (v is None, v))}
+
+
+def describe(values: Sequence[float]) -> dict[str, float]:
+    if not values:
+        return {"mean": 0.0, "p10": 0.0, "median": 0.0, "p90": 0.0}
+    ordered = sorted(values)
+
+    def at(q: float) -> float:
+        return float(ordered[min(len(ordered) - 1, int(q * len(ordered)))])
+
+    return {
+        "mean": round(statistics.fmean(ordered), 4),
+        "p10": at(0.1),
+        "median": at(0.5),
+        "p90": at(0.9),
+    }
+
+
+def by_turn(turns: Sequence[int | None], last: int, runs: int) -> list[float]:
+    """P(done by turn t) for t = 1..last, from the turn each run got there (None: never)."""
+    counts = Counter(t for t in turns if t is not None)
+    done, out = 0, []
+    for t in range(1, last + 1):
+        done += counts.get(t, 0)
+        out.append(round(done / runs, 6))
+    return out
