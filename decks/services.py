@@ -183,6 +183,7 @@ def _deck_card(card: Card, quantity: int, zone: str) -> DeckCard:
         keywords=tuple(k.name for k in card.keywords.all()),
         subtypes=tuple(s.name for s in card.subtypes.all()),
         stats=card.stats,
+        text=card.rules_text,
     )
 
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from engines.rules import Format
 
@@ -149,6 +150,9 @@ class GameEngine:
     formats: tuple[Format, ...] = ()
     # The number a deck's curve is drawn by (CQ, Tier, combat power...); None: no chart.
     chart_stat: str | None = None
+    # goldfish(cards, *, runs, seed, policy) -> {"summary", "charts"}, and its policy knobs.
+    goldfish: Callable[..., dict[str, Any]] | None = field(default=None, compare=False)
+    goldfish_policy: tuple[Any, ...] = ()
     _stats_by_key: dict[str, StatField] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

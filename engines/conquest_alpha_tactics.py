@@ -1,6 +1,11 @@
 """Star Trek - Conquest Alpha: Tactics: identical 33-card faction decks and 24 target cards."""
 
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
 from engines.base import CardTypeSpec, FaceLayout, GameEngine, StatField, StatKind, Zone
+from engines.goldfish import PolicyParam, copies, describe, histogram, resolve_policy, rng_for
 from engines.rules import CardsNotAllowed, DeckCard, Format, OneFaction, TypesNotAllowed, ZoneSize
 
 RULEBOOK = "star-trek-conquest-alpha-tactics.txt"
@@ -171,3 +176,79 @@ ENGINE = GameEngine(
     formats=FORMATS,
     chart_stat="combat_power",
 )
+
+
+# --- goldfish ------------------------------------------------------------------------------
+
+GOLDFISH_POLICY = (
+    PolicyParam("rounds", 6, "Rounds played: 24 target cards, 4 a round (6 Round Overview)."),
+    PolicyParam(
+        "plays_per_round",
+        16,
+        "Cards one player places a round; the Deployment Phase "
+        "ends when all four rows hold at least four (6.1).",
+    ),
+)
+HAND = 4
+
+
+def _refill(
+    hand: list[DeckCard], pile: list[DeckCard], discard: list[DeckCard], rng: random.Random
+) -> tuple[list[DeckCard], list[DeckCard]]:
+    """Draw back up to 4, shuffling the discards into a new pile when it runs out (6.1)."""
+    while len(hand) < HAND:
+        if not pile:
+            if not discard:
+                break
+            pile, discard = discard, []
+            rng.shuffle(pile)
+        hand.append(pile.pop())
+    return pile, discard
+
+
+def goldfish(
+    cards: Sequence[DeckCard], *, runs: int, seed: int, policy: Mapping[str, object]
+) -> dict[str, object]:
+    """Draw 4; each play places the hand's card with the most combat power and draws back up
+    to 4, shuffling the discard pile into a new draw pile when it runs out (6.1); at the end of
+    a round the placed cards go to the discard pile and the hand is kept (6.4). Reports the
+    opening hand's make-up by card type and the base combat power placed each round."""
+    p = resolve_policy(GOLDFISH_POLICY, policy)
+    rng = rng_for(seed)
+    library = copies(cards, "main")
+    types = sorted({c.card_type for c in library})
+    opening: dict[str, list[int]] = {t: [] for t in types}
+    power: list[list[int]] = [[] for _ in range(p["rounds"])]
+    for _ in range(runs):
+        pile, discard = library[:], []
+        rng.shuffle(pile)
+        hand = pile[:HAND]
+        del pile[:HAND]
+        for t in types:
+            opening[t].append(sum(c.card_type == t for c in hand))
+
+        for round_ in range(p["rounds"]):
+            placed: list[DeckCard] = []
+            for _ in range(p["plays_per_round"]):
+                if not hand:
+                    break
+                card = max(hand, key=lambda c: int(c.stats.get("combat_power", 0) or 0))
+                hand.remove(card)
+                placed.append(card)
+                pile, discard = _refill(hand, pile, discard, rng)
+            power[round_].append(sum(int(c.stats.get("combat_power", 0) or 0) for c in placed))
+            discard += placed
+    return {
+        "summary": {
+            "opening_hand_by_type": {t: describe(v)["mean"] for t, v in opening.items()},
+            "combat_power_per_round": [describe(r) for r in power],
+        },
+        "charts": {
+            "opening_hand_by_type": {t: histogram(v) for t, v in opening.items()},
+            "combat_power_per_round": [histogram(r) for r in power],
+        },
+    }
+
+
+# The engine, with its goldfish procedure (defined above, after the rules it plays by).
+ENGINE = replace(ENGINE, goldfish=goldfish, goldfish_policy=GOLDFISH_POLICY)

@@ -1,7 +1,19 @@
 """Conquest for the Capital: each faction's 12 Battle cards and 8 Upgrade cards."""
 
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
 from engines.base import CardTypeSpec, FaceLayout, GameEngine, StatField, StatKind, Zone
-from engines.rules import Format, OneFaction, TypesNotAllowed, ZoneSize
+from engines.goldfish import (
+    PolicyParam,
+    by_turn,
+    copies,
+    describe,
+    histogram,
+    resolve_policy,
+    rng_for,
+)
+from engines.rules import DeckCard, Format, OneFaction, TypesNotAllowed, ZoneSize
 
 RULEBOOK = "conquest-for-the-capital.txt"
 
@@ -114,3 +126,90 @@ ENGINE = GameEngine(
     formats=FORMATS,
     chart_stat="attack",
 )
+
+
+# --- goldfish ------------------------------------------------------------------------------
+
+GOLDFISH_POLICY = (
+    PolicyParam("turns", 5, "Turns in a game (Winning The Game: five turns)."),
+    PolicyParam(
+        "battles_per_turn",
+        2,
+        "Battle cards played a turn, one per battle phase (Turn Order: Battle Phase 1 and 2).",
+    ),
+)
+HAND, BIG_HAND = 4, 6
+
+
+def _draws_six(card: DeckCard) -> bool:
+    # Battle Cards: "up to 6 cards if cited on their upgrade card".
+    return "up to 6" in card.text.lower()
+
+
+def goldfish(
+    cards: Sequence[DeckCard], *, runs: int, seed: int, policy: Mapping[str, object]
+) -> dict[str, object]:
+    """Each turn's deployment draws Battle cards up to 4 (6 once an upgrade that says so is
+    kept), reshuffling the discards when the deck is empty; each battle phase plays the card
+    with the most Attack plus Defence. The upgrade phase draws 3 and keeps 1 (one that raises
+    the hand to 6 first, else the most stars), the other two going to the bottom. Reports the
+    Attack and Defence bonuses of the cards played."""
+    p = resolve_policy(GOLDFISH_POLICY, policy)
+    rng = rng_for(seed)
+    battle = copies(cards, "battle")
+    upgrades = copies(cards, "upgrade")
+    attack, defence, per_turn = [], [], [[] for _ in range(p["turns"])]
+    six_turn: list[int | None] = []
+    for _ in range(runs):
+        deck, discard = battle[:], []
+        rng.shuffle(deck)
+        upgrade_deck = upgrades[:]
+        rng.shuffle(upgrade_deck)
+        hand: list[DeckCard] = []
+        size, became_six = HAND, None
+        for turn in range(p["turns"]):
+            while len(hand) < size:
+                if not deck:
+                    if not discard:
+                        break
+                    deck, discard = discard, []
+                    rng.shuffle(deck)
+                hand.append(deck.pop())
+            played_total = 0
+            for _ in range(p["battles_per_turn"]):
+                if not hand:
+                    break
+                card = max(
+                    hand,
+                    key=lambda c: (
+                        int(c.stats.get("attack", 0) or 0) + int(c.stats.get("defence", 0) or 0)
+                    ),
+                )
+                hand.remove(card)
+                discard.append(card)
+                a, d = int(card.stats.get("attack", 0) or 0), int(card.stats.get("defence", 0) or 0)
+                attack.append(a)
+                defence.append(d)
+                played_total += a + d
+            per_turn[turn].append(played_total)
+            drawn, upgrade_deck = upgrade_deck[:3], upgrade_deck[3:]
+            if drawn:
+                kept = max(drawn, key=lambda c: (_draws_six(c), int(c.stats.get("stars", 0) or 0)))
+                drawn.remove(kept)
+                upgrade_deck += drawn
+                if _draws_six(kept) and size == HAND:
+                    size, became_six = BIG_HAND, turn + 1
+        six_turn.append(became_six)
+    return {
+        "summary": {
+            "attack": describe(attack),
+            "defence": describe(defence),
+            "bonus_per_turn": [describe(t) for t in per_turn],
+            "hand_of_six_by_turn": by_turn(six_turn, p["turns"], runs),
+        },
+        "charts": {"attack": histogram(attack), "defence": histogram(defence)},
+    }
+
+
+# The engine, with its goldfish procedure (defined above, after the rules it plays by).
+ENGINE = replace(ENGINE, goldfish=goldfish, goldfish_policy=GOLDFISH_POLICY)

@@ -1,6 +1,7 @@
 """Conquest of Fates: factions of Units worth Conquest Value, plus at most one Celestial."""
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from engines.base import CardTypeSpec, FaceLayout, GameEngine, StatField, StatKind, Zone
 from engines.goldfish import PolicyParam, copies, describe, histogram, resolve_policy, rng_for
@@ -167,3 +168,7 @@ def goldfish(
             "cq_per_battle": [histogram(b) for b in per_battle],
         },
     }
+
+
+# The engine, with its goldfish procedure (defined above, after the rules it plays by).
+ENGINE = replace(ENGINE, goldfish=goldfish, goldfish_policy=GOLDFISH_POLICY)

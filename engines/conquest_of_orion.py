@@ -1,6 +1,7 @@
 """Conquest of Orion: one race, Blue/Gold/Red costs, Tier requirements, planets outside the deck."""
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from engines.base import CardTypeSpec, FaceLayout, GameEngine, StatField, StatKind, Zone
 from engines.goldfish import PolicyParam, by_turn, copies, describe, resolve_policy, rng_for
@@ -310,3 +311,7 @@ def goldfish(
         },
         "charts": {"playable_cards_per_turn": [round(n / runs, 4) for n in playable_per_turn]},
     }
+
+
+# The engine, with its goldfish procedure (defined above, after the rules it plays by).
+ENGINE = replace(ENGINE, goldfish=goldfish, goldfish_policy=GOLDFISH_POLICY)

@@ -1,6 +1,7 @@
 """Fate Foretold: a communal Nest of unique cards in four suits; Sigils and Tokens stay outside."""
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from engines.base import CardTypeSpec, FaceLayout, GameEngine, Zone
 from engines.goldfish import (
@@ -185,3 +186,7 @@ def goldfish(
             "aligned_by_turn": by_turn(reached, p["max_turns"], runs),
         },
     }
+
+
+# The engine, with its goldfish procedure (defined above, after the rules it plays by).
+ENGINE = replace(ENGINE, goldfish=goldfish, goldfish_policy=GOLDFISH_POLICY)

@@ -33,6 +33,7 @@ class DeckCard:
     keywords: tuple[str, ...] = ()
     subtypes: tuple[str, ...] = ()
     stats: Mapping[str, object] = field(default_factory=dict)
+    text: str = ""
 
 
 @dataclass(frozen=True)
