@@ -55,9 +55,8 @@ def test_the_same_seed_gives_the_same_answer(slug):
 
 
 def test_fates_tallies_seven_units_a_battle_over_three_battles():
-    result = get_engine("conquest-of-fates").goldfish(
-        fates_deck(30, cq=2), runs=50, seed=1, policy={}
-    )
+    units_only = [card(f"U{i}", cq=2) for i in range(30)]
+    result = get_engine("conquest-of-fates").goldfish(units_only, runs=50, seed=1, policy={})
     assert [b["mean"] for b in result["summary"]["cq_per_battle"]] == [14.0, 14.0, 14.0]
     assert result["summary"]["total_cq"]["mean"] == 42.0
 
