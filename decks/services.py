@@ -405,3 +405,41 @@ def deck_fork(*, deck: DeckModel, owner: Any) -> DeckModel:
         requested=requested,
         forked_from=deck,
     )
+
+
+# --- goldfish -------------------------------------------------------------------------------
+
+
+def goldfish_run(
+    *,
+    game: Game,
+    entries: list[Entry],
+    runs: int,
+    seed: int,
+    policy: dict[str, Any],
+    progress: Any = None,
+) -> dict[str, Any]:
+    """Simulate `runs` solo games of these entries by the game's procedure. Raises
+    DeckInputError for a runs count over the cap or a bad policy option."""
+    from engines.goldfish import MAX_RUNS, GoldfishError
+
+    if not 1 <= runs <= MAX_RUNS:
+        raise DeckInputError("runs", f"runs must be between 1 and {MAX_RUNS:,}, got {runs:,}")
+    procedure = game.engine.goldfish
+    if procedure is None:
+        raise DeckInputError("game", f"{game.name} has no goldfish procedure")
+    cards = [_deck_card(e.card, e.quantity, e.zone) for e in entries]
+    try:
+        result = procedure(cards, runs=runs, seed=seed, policy=policy, progress=progress)
+    except GoldfishError as exc:
+        raise DeckInputError(f"policy.{exc.field}", str(exc)) from None
+    return {"game": game.slug, "runs": runs, "seed": seed, **result}
+
+
+def deck_entries(deck: DeckModel) -> list[Entry]:
+    return [
+        Entry(e.card, e.quantity, e.zone)
+        for e in deck.entries.select_related("card__card_type").prefetch_related(
+            "card__factions", "card__keywords", "card__subtypes"
+        )
+    ]

@@ -1,11 +1,19 @@
 """Star Trek - Conquest Alpha: Tactics: identical 33-card faction decks and 24 target cards."""
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from engines.base import CardTypeSpec, FaceLayout, GameEngine, StatField, StatKind, Zone
-from engines.goldfish import PolicyParam, copies, describe, histogram, resolve_policy, rng_for
+from engines.goldfish import (
+    PolicyParam,
+    copies,
+    counted,
+    describe,
+    histogram,
+    resolve_policy,
+    rng_for,
+)
 from engines.rules import CardsNotAllowed, DeckCard, Format, OneFaction, TypesNotAllowed, ZoneSize
 
 RULEBOOK = "star-trek-conquest-alpha-tactics.txt"
@@ -207,7 +215,12 @@ def _refill(
 
 
 def goldfish(
-    cards: Sequence[DeckCard], *, runs: int, seed: int, policy: Mapping[str, object]
+    cards: Sequence[DeckCard],
+    *,
+    runs: int,
+    seed: int,
+    policy: Mapping[str, object],
+    progress: Callable[[int], None] | None = None,
 ) -> dict[str, object]:
     """Draw 4; each play places the hand's card with the most combat power and draws back up
     to 4, shuffling the discard pile into a new draw pile when it runs out (6.1); at the end of
@@ -219,7 +232,7 @@ def goldfish(
     types = sorted({c.card_type for c in library})
     opening: dict[str, list[int]] = {t: [] for t in types}
     power: list[list[int]] = [[] for _ in range(p["rounds"])]
-    for _ in range(runs):
+    for _ in counted(runs, progress):
         pile, discard = library[:], []
         rng.shuffle(pile)
         hand = pile[:HAND]

@@ -1,6 +1,6 @@
 """Conquest for the Capital: each faction's 12 Battle cards and 8 Upgrade cards."""
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from engines.base import CardTypeSpec, FaceLayout, GameEngine, StatField, StatKind, Zone
@@ -8,6 +8,7 @@ from engines.goldfish import (
     PolicyParam,
     by_turn,
     copies,
+    counted,
     describe,
     histogram,
     resolve_policy,
@@ -147,7 +148,12 @@ def _draws_six(card: DeckCard) -> bool:
 
 
 def goldfish(
-    cards: Sequence[DeckCard], *, runs: int, seed: int, policy: Mapping[str, object]
+    cards: Sequence[DeckCard],
+    *,
+    runs: int,
+    seed: int,
+    policy: Mapping[str, object],
+    progress: Callable[[int], None] | None = None,
 ) -> dict[str, object]:
     """Each turn's deployment draws Battle cards up to 4 (6 once an upgrade that says so is
     kept), reshuffling the discards when the deck is empty; each battle phase plays the card
@@ -160,7 +166,7 @@ def goldfish(
     upgrades = copies(cards, "upgrade")
     attack, defence, per_turn = [], [], [[] for _ in range(p["turns"])]
     six_turn: list[int | None] = []
-    for _ in range(runs):
+    for _ in counted(runs, progress):
         deck, discard = battle[:], []
         rng.shuffle(deck)
         upgrade_deck = upgrades[:]

@@ -1,10 +1,18 @@
 """Conquest of Fates: factions of Units worth Conquest Value, plus at most one Celestial."""
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from engines.base import CardTypeSpec, FaceLayout, GameEngine, StatField, StatKind, Zone
-from engines.goldfish import PolicyParam, copies, describe, histogram, resolve_policy, rng_for
+from engines.goldfish import (
+    PolicyParam,
+    copies,
+    counted,
+    describe,
+    histogram,
+    resolve_policy,
+    rng_for,
+)
 from engines.rules import CardLimit, DeckCard, Format, FormatSetting, OneFaction, Severity, ZoneSize
 
 RULEBOOK = "conquest-of-fates.txt"
@@ -118,7 +126,12 @@ def _cq(card: DeckCard) -> int | None:
 
 
 def goldfish(
-    cards: Sequence[DeckCard], *, runs: int, seed: int, policy: Mapping[str, object]
+    cards: Sequence[DeckCard],
+    *,
+    runs: int,
+    seed: int,
+    policy: Mapping[str, object],
+    progress: Callable[[int], None] | None = None,
 ) -> dict[str, object]:
     """Solo battles: each supply drop draws 7 (draws simply stop when the deck runs out), the
     hand carries over, and is discarded down to 10, lowest CQ first. One Celestial in hand is
@@ -129,7 +142,7 @@ def goldfish(
     library = copies(cards)
     per_battle: list[list[int]] = [[] for _ in range(p["battles"])]
     totals, mulligans = [], 0
-    for _ in range(runs):
+    for _ in counted(runs, progress):
         deck = library[:]
         rng.shuffle(deck)
         hand = deck[:SUPPLY_DROP]

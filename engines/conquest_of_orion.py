@@ -1,10 +1,18 @@
 """Conquest of Orion: one race, Blue/Gold/Red costs, Tier requirements, planets outside the deck."""
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from engines.base import CardTypeSpec, FaceLayout, GameEngine, StatField, StatKind, Zone
-from engines.goldfish import PolicyParam, by_turn, copies, describe, resolve_policy, rng_for
+from engines.goldfish import (
+    PolicyParam,
+    by_turn,
+    copies,
+    counted,
+    describe,
+    resolve_policy,
+    rng_for,
+)
 from engines.rules import DeckCard, Format, OneFaction, TypesNotAllowed, ZoneSize
 
 RULEBOOK = "conquest-of-orion.txt"
@@ -241,7 +249,12 @@ def _pay(pool: dict[str, int], cost: Mapping[str, int]) -> None:
 
 
 def goldfish(
-    cards: Sequence[DeckCard], *, runs: int, seed: int, policy: Mapping[str, object]
+    cards: Sequence[DeckCard],
+    *,
+    runs: int,
+    seed: int,
+    policy: Mapping[str, object],
+    progress: Callable[[int], None] | None = None,
 ) -> dict[str, object]:
     """Draw 4, exchange (policy), then each turn draw 1, gain income (capped at 6 of each) and
     ascend a Tier whenever the cost can be paid and the deck holds cards of a higher Tier (the
@@ -257,7 +270,7 @@ def goldfish(
     turns = p["turns"]
     first: dict[str, list[int | None]] = {c.name: [] for c in library}
     playable_per_turn = [0] * turns
-    for _ in range(runs):
+    for _ in counted(runs, progress):
         deck = library[:]
         rng.shuffle(deck)
         hand, deck = deck[:4], deck[4:]

@@ -1,6 +1,6 @@
 """Fate Foretold: a communal Nest of unique cards in four suits; Sigils and Tokens stay outside."""
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from engines.base import CardTypeSpec, FaceLayout, GameEngine, Zone
@@ -8,6 +8,7 @@ from engines.goldfish import (
     PolicyParam,
     by_turn,
     copies,
+    counted,
     describe,
     histogram,
     resolve_policy,
@@ -129,7 +130,12 @@ def _best_suit(field: list[DeckCard], sigil: DeckCard | None) -> tuple[str | Non
 
 
 def goldfish(
-    cards: Sequence[DeckCard], *, runs: int, seed: int, policy: Mapping[str, object]
+    cards: Sequence[DeckCard],
+    *,
+    runs: int,
+    seed: int,
+    policy: Mapping[str, object],
+    progress: Callable[[int], None] | None = None,
 ) -> dict[str, object]:
     """A solo game from the Nest: a 3-card hand, then each turn draw 1 and Rule 4's choice. The
     policy plays the hand's card of the suit the field (and the Sigil, which counts toward its
@@ -142,7 +148,7 @@ def goldfish(
     library = copies(cards, "nest")
     sigil = next(iter(copies(cards, "sigils")), None)
     reached: list[int | None] = []
-    for _ in range(runs):
+    for _ in counted(runs, progress):
         nest = library[:]
         rng.shuffle(nest)
         hand, nest = nest[:3], nest[3:]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import statistics
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,3 +89,13 @@ def by_turn(turns: Sequence[int | None], last: int, runs: int) -> list[float]:
         done += counts.get(t, 0)
         out.append(round(done / runs, 6))
     return out
+
+
+def counted(runs: int, progress: Callable[[int], None] | None, step: int = 1000) -> Iterator[int]:
+    """range(runs), telling `progress` every `step` runs (for progress bars)."""
+    for i in range(runs):
+        yield i
+        if progress is not None and (i + 1) % step == 0:
+            progress(step)
+    if progress is not None and runs % step:
+        progress(runs % step)

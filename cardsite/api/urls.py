@@ -6,7 +6,13 @@ from cardsite.api.auth import TokenView
 from cardsite.api.errors import json_or_html_404
 from cardsite.api.odds import OddsView
 from cardsite.catalogue.api.views import CardViewSet, GameViewSet, SetViewSet
-from decks.api.views import DeckProxiesView, DeckViewSet, ListProxiesView, ValidateDeckView
+from decks.api.views import (
+    DeckProxiesView,
+    DeckViewSet,
+    GoldfishListView,
+    ListProxiesView,
+    ValidateDeckView,
+)
 
 router = DefaultRouter()
 router.register("games", GameViewSet, basename="game")
@@ -18,6 +24,7 @@ urlpatterns = [
     path("decks/validate/", ValidateDeckView.as_view(), name="deck-validate"),
     path("decks/<str:id>/proxies.pdf", DeckProxiesView.as_view(), name="deck-proxies"),
     path("proxies.pdf", ListProxiesView.as_view(), name="list-proxies"),
+    path("goldfish/", GoldfishListView.as_view(), name="goldfish"),
     path("auth/token/", TokenView.as_view(), name="auth-token"),
     path("odds/", OddsView.as_view(), name="odds"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -156,3 +156,25 @@ class DeckSerializer(serializers.Serializer):
     problems = ProblemSerializer(many=True)
     counts = serializers.DictField()
     entries = DeckEntrySerializer(many=True)
+
+
+class GoldfishSerializer(serializers.Serializer):
+    runs = serializers.IntegerField(
+        default=1000, help_text="Games to simulate (at most 1,000,000)."
+    )
+    seed = serializers.IntegerField(default=0, help_text="The same seed gives the same answer.")
+    policy = serializers.DictField(
+        required=False, default=dict, help_text="The game's policy options (see the deck page)."
+    )
+
+
+class GoldfishListSerializer(DeckInputSerializer, GoldfishSerializer):
+    pass
+
+
+class GoldfishResultSerializer(serializers.Serializer):
+    game = serializers.CharField()
+    runs = serializers.IntegerField()
+    seed = serializers.IntegerField()
+    summary = serializers.DictField()
+    charts = serializers.DictField()

@@ -21,6 +21,9 @@ from decks.api.serializers import (
     DeckPatchSerializer,
     DeckSerializer,
     DeckWriteSerializer,
+    GoldfishListSerializer,
+    GoldfishResultSerializer,
+    GoldfishSerializer,
 )
 from decks.decklist import DeckCodeError, ExportEntry, decode_code, encode_code, parse_text, to_text
 from decks.models import Deck
@@ -36,8 +39,10 @@ from decks.services import (
     deck_check,
     deck_create,
     deck_delete,
+    deck_entries,
     deck_fork,
     deck_update,
+    goldfish_run,
 )
 
 
@@ -378,6 +383,18 @@ class DeckViewSet(viewsets.ViewSet):
         raise ValidationError({"as": [f"Export as text, json or code, not {kind!r}."]})
 
     @extend_schema(
+        summary="Goldfish a deck you can read: simulate solo games",
+        request=GoldfishSerializer,
+        responses={200: GoldfishResultSerializer},
+    )
+    @action(detail=True, methods=["post"], permission_classes=[AllowAny])
+    def goldfish(self, request: Request, id: str) -> Response:
+        deck = self._readable(request, id)
+        body = GoldfishSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        return _goldfish_response(deck.game, deck_entries(deck), body.validated_data)
+
+    @extend_schema(
         summary="Copy a deck you can read into your own decks",
         request=None,
         responses={201: DeckSerializer},
@@ -471,3 +488,48 @@ class ListProxiesView(APIView):
             "Card list", data["game"].name, [(e.card, e.quantity) for e in result.entries], options
         )
         return HttpResponse(pdf, content_type="application/pdf")
+
+
+def _goldfish_response(game: Any, entries: list[Any], data: dict[str, Any]) -> Response:
+    try:
+        result = goldfish_run(
+            game=game, entries=entries, runs=data["runs"], seed=data["seed"], policy=data["policy"]
+        )
+    except DeckInputError as exc:
+        raise ValidationError({exc.field: [str(exc)]}) from None
+    return Response(result)
+
+
+class GoldfishListView(APIView):
+    """POST /api/v1/goldfish/: goldfish a posted decklist."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list[type] = []
+
+    @extend_schema(
+        summary="Goldfish a posted decklist",
+        request=GoldfishListSerializer,
+        responses={200: GoldfishResultSerializer},
+    )
+    def post(self, request: Request) -> Response:
+        body = GoldfishListSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        requested, list_problems = requested_cards(data)
+        result = deck_check(
+            game=data["game"],
+            format_slug=data["format"],
+            requested=requested,
+            list_problems=list_problems,
+        )
+        unusable = [p for p in result.problems if p["code"] in UNSAVABLE]
+        if unusable:
+            return Response(
+                {
+                    "code": "invalid_cards",
+                    "detail": "Some cards are not known; nothing was simulated.",
+                    "problems": unusable,
+                },
+                status=status.HTTP_400_BAD_REQUEST,
+            )
+        return _goldfish_response(data["game"], result.entries, data)
