@@ -138,3 +138,17 @@ def test_an_unknown_or_mistyped_policy_option_names_itself():
     with pytest.raises(GoldfishError) as excinfo:
         resolve_policy(params, {"battles": "three"})
     assert excinfo.value.field == "battles"
+
+
+def test_vectorised_opening_hands_agree_with_the_loop_and_the_exact_odds():
+    from engines.opening import opening_hands, opening_hands_loop
+
+    counts = {"unit": 24, "other": 36}
+    fast = opening_hands(counts, hand_size=7, runs=200_000, seed=1, wanted="unit", mulligan_below=2)
+    slow = opening_hands_loop(
+        counts, hand_size=7, runs=20_000, seed=1, wanted="unit", mulligan_below=2
+    )
+    p_mull = 1 - float(at_least(60, 24, 7, 2))
+    assert fast["mulligan_rate"] == pytest.approx(p_mull, abs=0.005)
+    assert slow["mulligan_rate"] == pytest.approx(p_mull, abs=0.015)
+    assert fast["mean_wanted"] == pytest.approx(slow["mean_wanted"], abs=0.05)
