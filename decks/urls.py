@@ -10,6 +10,7 @@ urlpatterns = [
     path("decks/new/", views.deck_new, name="new"),
     path("decks/<str:deck_id>/", views.deck_detail, name="deck"),
     path("decks/<str:deck_id>/proxies.pdf", views.deck_proxies, name="proxies"),
+    path("decks/<str:deck_id>/goldfish/", views.deck_goldfish, name="goldfish"),
     path("decks/<str:deck_id>/edit/", views.deck_edit, name="edit"),
     path("decks/<str:deck_id>/edit/card/", views.deck_edit_card, name="edit-card"),
     path("decks/<str:deck_id>/edit/settings/", views.deck_edit_settings, name="edit-settings"),

@@ -1,5 +1,6 @@
 """Deck pages and accounts. Thin: selectors and services do the work."""
 
+import random
 from collections import Counter, defaultdict
 from typing import Any
 from urllib.parse import urlencode
@@ -29,8 +30,10 @@ from decks.services import (
     deck_check,
     deck_create,
     deck_delete,
+    deck_entries,
     deck_fork,
     deck_update,
+    goldfish_run,
 )
 
 
@@ -327,3 +330,131 @@ def deck_proxies(request: HttpRequest, deck_id: str) -> HttpResponse:
     response = HttpResponse(deck_sheet(deck, options), content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{deck.share_key}-proxies.pdf"'
     return response
+
+
+# --- goldfish ------------------------------------------------------------------------------
+
+PAGE_MAX_RUNS = 50_000  # the page simulates inline; the API and CLI go to 1,000,000
+
+
+def _int(value: str | None, default: int, low: int, high: int) -> int:
+    try:
+        return max(low, min(high, int(value))) if value is not None else default
+    except ValueError:
+        return default
+
+
+def _sample_hand(deck: Deck, seed: int, extra: int, mulliganed: bool) -> list[Card]:
+    """The shuffled deck's top cards: the opening hand, plus `extra` drawn since. A mulligan
+    reshuffles (a second shuffle from the same seed) and draws the hand again."""
+    engine = deck.game.engine
+    cards = [
+        e.card
+        for e in deck.entries.select_related("card__card_type").order_by("id")
+        if engine.hand_zone is None or e.zone == engine.hand_zone
+        for _ in range(e.quantity)
+    ]
+    rng = random.Random(seed)
+    rng.shuffle(cards)
+    if mulliganed:
+        rng.shuffle(cards)
+    return cards[: engine.hand_size + extra]
+
+
+def _bars(histogram: dict[str, int]) -> list[dict[str, Any]]:
+    tallest = max(histogram.values(), default=0) or 1
+    return [
+        {"label": k, "count": v, "percent": round(100 * v / tallest)} for k, v in histogram.items()
+    ]
+
+
+def _charts(charts: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every chart of a goldfish answer as labelled bars: histograms (value -> games) and
+    per-turn probabilities (a list of shares)."""
+    out = []
+    for name, chart in charts.items():
+        title = name.replace("_", " ").capitalize()
+        if isinstance(chart, dict) and all(isinstance(v, int) for v in chart.values()):
+            out.append({"title": title, "bars": _bars(chart)})
+        elif isinstance(chart, dict):
+            out += [{"title": f"{title}: {k}", "bars": _bars(v)} for k, v in chart.items()]
+        elif chart and isinstance(chart[0], dict):
+            out += [{"title": f"{title}, {i + 1}", "bars": _bars(h)} for i, h in enumerate(chart)]
+        else:
+            out.append(
+                {
+                    "title": f"{title} (share of games, by turn)",
+                    "bars": [
+                        {"label": str(i + 1), "count": v, "percent": round(100 * v)}
+                        for i, v in enumerate(chart)
+                    ],
+                }
+            )
+    return out
+
+
+def deck_goldfish(request: HttpRequest, deck_id: str) -> HttpResponse:
+    deck = deck_for_reader(deck_id=deck_id, user=request.user)
+    if deck is None:
+        raise Http404("No deck with that id, or it is private.")
+    engine = deck.game.engine
+    seed = _int(request.GET.get("seed"), random.randrange(1_000_000), 0, 10**9)
+    extra = _int(request.GET.get("extra"), 0, 0, 200)
+    mulliganed = request.GET.get("mulligan") == "1" and engine.mulligan
+    context: dict[str, Any] = {
+        "deck": deck,
+        "engine": engine,
+        "seed": seed,
+        "extra": extra,
+        "mulliganed": mulliganed,
+        "hand": _sample_hand(deck, seed, extra, mulliganed),
+        "policy": engine.goldfish_policy,
+        "max_runs": PAGE_MAX_RUNS,
+    }
+    if "runs" in request.GET:
+        runs = _int(request.GET.get("runs"), 1000, 1, PAGE_MAX_RUNS)
+        policy = {}
+        for param in engine.goldfish_policy:
+            raw = request.GET.get(f"policy_{param.key}")
+            if raw not in (None, ""):
+                policy[param.key] = (
+                    raw == "on"
+                    if isinstance(param.default, bool)
+                    else _int(raw, param.default, 0, 10**6)
+                )
+        try:
+            result = goldfish_run(
+                game=deck.game, entries=deck_entries(deck), runs=runs, seed=seed, policy=policy
+            )
+        except DeckInputError as exc:
+            context["error"] = str(exc)
+        else:
+            context.update(
+                result=result,
+                charts=_charts(result["charts"]),
+                runs=runs,
+                odds=_odds_beside(deck, result, policy),
+            )
+    return render(request, "decks/goldfish.html", context)
+
+
+def _odds_beside(
+    deck: Deck, result: dict[str, Any], policy: dict[str, Any]
+) -> dict[str, Any] | None:
+    """For Conquest of Fates, the exact chance of a mulligan beside the simulated rate."""
+    if deck.game.slug != "conquest-of-fates":
+        return None
+    from engines.odds import at_least
+
+    entries = deck_entries(deck)
+    size = sum(e.quantity for e in entries)
+    units = sum(e.quantity for e in entries if e.card.card_type.name == "Unit")
+    need = policy.get("mulligan_below_units", 3)
+    if size < 7:
+        return None
+    exact = 1 - float(at_least(size, units, 7, need))
+    return {
+        "label": f"a first supply drop with fewer than {need} units",
+        "exact": exact,
+        "simulated": result["summary"]["mulligan_rate"],
+    }

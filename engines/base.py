@@ -153,6 +153,13 @@ class GameEngine:
     # goldfish(cards, *, runs, seed, policy) -> {"summary", "charts"}, and its policy knobs.
     goldfish: Callable[..., dict[str, Any]] | None = field(default=None, compare=False)
     goldfish_policy: tuple[Any, ...] = ()
+    # The sample hand on the goldfish page: opening hand size, cards drawn each turn (or
+    # battle), what a turn is called, and the zone hands are drawn from (None: all).
+    hand_size: int = 0
+    draws_per_turn: int = 1
+    turn_name: str = "turn"
+    hand_zone: str | None = None
+    mulligan: bool = False
     _stats_by_key: dict[str, StatField] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -184,4 +184,12 @@ def goldfish(
 
 
 # The engine, with its goldfish procedure (defined above, after the rules it plays by).
-ENGINE = replace(ENGINE, goldfish=goldfish, goldfish_policy=GOLDFISH_POLICY)
+ENGINE = replace(
+    ENGINE,
+    goldfish=goldfish,
+    goldfish_policy=GOLDFISH_POLICY,
+    hand_size=7,
+    draws_per_turn=7,
+    turn_name="battle",
+    mulligan=True,
+)

@@ -327,4 +327,12 @@ def goldfish(
 
 
 # The engine, with its goldfish procedure (defined above, after the rules it plays by).
-ENGINE = replace(ENGINE, goldfish=goldfish, goldfish_policy=GOLDFISH_POLICY)
+ENGINE = replace(
+    ENGINE,
+    goldfish=goldfish,
+    goldfish_policy=GOLDFISH_POLICY,
+    hand_size=4,
+    draws_per_turn=1,
+    turn_name="turn",
+    mulligan=True,
+)
