@@ -363,8 +363,11 @@ def _sample_hand(deck: Deck, seed: int, extra: int, mulliganed: bool) -> list[Ca
 
 def _bars(histogram: dict[str, int]) -> list[dict[str, Any]]:
     tallest = max(histogram.values(), default=0) or 1
+    # Label every n-th bar only, so a long axis stays legible.
+    step = max(1, len(histogram) // 10)
     return [
-        {"label": k, "count": v, "percent": round(100 * v / tallest)} for k, v in histogram.items()
+        {"label": k, "count": v, "percent": round(100 * v / tallest), "show": i % step == 0}
+        for i, (k, v) in enumerate(histogram.items())
     ]
 
 
@@ -385,7 +388,7 @@ def _charts(charts: dict[str, Any]) -> list[dict[str, Any]]:
                 {
                     "title": f"{title} (share of games, by turn)",
                     "bars": [
-                        {"label": str(i + 1), "count": v, "percent": round(100 * v)}
+                        {"label": str(i + 1), "count": v, "percent": round(100 * v), "show": True}
                         for i, v in enumerate(chart)
                     ],
                 }
@@ -408,7 +411,16 @@ def deck_goldfish(request: HttpRequest, deck_id: str) -> HttpResponse:
         "extra": extra,
         "mulliganed": mulliganed,
         "hand": _sample_hand(deck, seed, extra, mulliganed),
-        "policy": engine.goldfish_policy,
+        # Each knob with the value to show: the one just submitted, else its default.
+        "policy": [
+            (
+                p,
+                (request.GET.get(f"policy_{p.key}") == "on" if "runs" in request.GET else p.default)
+                if isinstance(p.default, bool)
+                else request.GET.get(f"policy_{p.key}", p.default),
+            )
+            for p in engine.goldfish_policy
+        ],
         "max_runs": PAGE_MAX_RUNS,
     }
     if "runs" in request.GET:
