@@ -43,12 +43,15 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "cardsite.catalogue",
     "decks",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files straight from the app process, compressed and cached (whitenoise).
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -101,7 +104,7 @@ FIXTURES_DIR = BASE_DIR / "fixtures"
 LOGIN_REDIRECT_URL = "catalogue:home"
 LOGOUT_REDIRECT_URL = "catalogue:home"
 
-# Per process by default; production points REDIS_URL at a shared Redis (settings/production).
+# Per process unless REDIS_URL names a Redis shared by every process (production does).
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
@@ -109,6 +112,13 @@ CACHES = {
         "OPTIONS": {"MAX_ENTRIES": 50_000},
     }
 }
+if env("REDIS_URL", default=""):
+    CACHES["default"] = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": env("REDIS_URL"),
+        "KEY_PREFIX": "cardsite",
+        "TIMEOUT": 3600,
+    }
 
 REST_FRAMEWORK = {
     # `format` is a deck format here (?format=constructed), not a renderer choice.
@@ -132,6 +142,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Cards, sets and factions of five card games, and later decks built from them.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI from our own static files, not a CDN (the content security policy allows
+    # only this site's scripts).
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "SCHEMA_PATH_PREFIX": r"/api/v[0-9]+",
     "COMPONENT_SPLIT_REQUEST": True,
     # Two models have a `kind` choice; name their enums instead of letting them collide.
