@@ -13,6 +13,8 @@ TokenResponse = inline_serializer("TokenResponse", {"token": serializers.CharFie
 
 
 class TokenView(APIView):
+    throttle_scope = "auth"
+
     def get_permissions(self) -> list:
         return [IsAuthenticated()] if getattr(self.request, "method", None) == "DELETE" else []
 

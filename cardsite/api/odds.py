@@ -32,6 +32,7 @@ OddsResponse = inline_serializer(
 
 class OddsView(APIView):
     permission_classes = [AllowAny]
+    throttle_scope = "validate"
     authentication_classes: list[type] = []
 
     @extend_schema(

@@ -133,6 +133,20 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "cardsite.api.pagination.StablePagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "cardsite.api.errors.exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": [
+        "cardsite.api.throttles.ScopedThrottle",
+        "cardsite.api.throttles.SearchThrottle",
+    ],
+    # Per client (user, or address when anonymous) and scope; search is the strictest read.
+    "DEFAULT_THROTTLE_RATES": {
+        "read": env("THROTTLE_READ", default="1200/min"),
+        "search": env("THROTTLE_SEARCH", default="120/min"),
+        "write": env("THROTTLE_WRITE", default="120/min"),
+        "validate": env("THROTTLE_VALIDATE", default="240/min"),
+        "goldfish": env("THROTTLE_GOLDFISH", default="30/min"),
+        "proxies": env("THROTTLE_PROXIES", default="30/min"),
+        "auth": env("THROTTLE_AUTH", default="20/min"),
+    },
     "DEFAULT_VERSIONING_CLASS": "rest_framework.versioning.NamespaceVersioning",
     "ALLOWED_VERSIONS": ["v1"],
 }

@@ -93,6 +93,7 @@ def check_response(data: dict[str, Any]) -> Response:
 class ValidateDeckView(APIView):
     """Check a deck against its game's format. Open to anyone; saves nothing."""
 
+    throttle_scope = "validate"
     permission_classes = [AllowAny]
     authentication_classes: list[type] = []
 
@@ -220,6 +221,13 @@ class DeckViewSet(viewsets.ViewSet):
     lookup_field = "id"
     lookup_value_regex = "[A-Za-z0-9_-]+"
     permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @property
+    def throttle_scope(self) -> str:
+        if self.action == "goldfish":
+            return "goldfish"
+        return "read" if self.request.method in ("GET", "HEAD", "OPTIONS") else "write"
+
     # Only for the schema: reads are built by deck_record, writes use the serializers above.
     serializer_class = DeckSerializer
 
@@ -408,6 +416,7 @@ class DeckViewSet(viewsets.ViewSet):
 class DeckProxiesView(APIView):
     """GET /api/v1/decks/{id}/proxies.pdf: the deck's proxies as a PDF."""
 
+    throttle_scope = "proxies"
     permission_classes = [AllowAny]
 
     def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
@@ -441,6 +450,7 @@ class DeckProxiesView(APIView):
 class ListProxiesView(APIView):
     """POST /api/v1/proxies.pdf: proxies for any list of cards, without saving a deck."""
 
+    throttle_scope = "proxies"
     permission_classes = [AllowAny]
     authentication_classes: list[type] = []
 
@@ -503,6 +513,7 @@ def _goldfish_response(game: Any, entries: list[Any], data: dict[str, Any]) -> R
 class GoldfishListView(APIView):
     """POST /api/v1/goldfish/: goldfish a posted decklist."""
 
+    throttle_scope = "goldfish"
     permission_classes = [AllowAny]
     authentication_classes: list[type] = []
 

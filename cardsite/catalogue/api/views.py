@@ -38,6 +38,7 @@ from decks.api.serializers import FormatSerializer
 )
 class GameViewSet(viewsets.ReadOnlyModelViewSet):
     lookup_field = "slug"
+    throttle_scope = "read"
 
     def get_queryset(self) -> QuerySet[Game]:
         if self.action == "retrieve":
@@ -82,6 +83,7 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
 @extend_schema_view(list=extend_schema(summary="List sets, official and unofficial sample"))
 class SetViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     serializer_class = SetSerializer
+    throttle_scope = "read"
     filterset_class = SetFilter
 
     def get_queryset(self) -> QuerySet[CardSet]:
@@ -128,6 +130,7 @@ def _card_last_modified(request: Any, id: str, **kwargs: Any) -> Any:
 )
 class CardViewSet(viewsets.ReadOnlyModelViewSet):
     serializer_class = CardSerializer
+    throttle_scope = "read"
     filterset_class = CardFilter
     pagination_class = SearchPagination
     lookup_field = "short_id"
