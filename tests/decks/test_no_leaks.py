@@ -1,0 +1,86 @@
+"""A private deck exists for its owner only: every other reader, signed in or not, gets a 404
+or an answer without it, on every path that reads decks."""
+
+import pytest
+from django.contrib.auth.models import User
+from rest_framework.test import APIClient
+
+from cardsite.catalogue.models import Card, Game
+from decks.services import RequestedCard, deck_create
+
+pytestmark = pytest.mark.django_db
+SECRET = "Secret Strategy Zeta"
+
+
+@pytest.fixture
+def private_deck():
+    owner = User.objects.create_user("keeper", password="x-Long-pass-9")
+    card = Card.objects.get(card_set__code="ORI-RB", name="Cloudglider")
+    deck = deck_create(
+        owner=owner,
+        game=Game.objects.get(slug="conquest-of-orion"),
+        format_slug="constructed",
+        name=SECRET,
+        visibility="private",
+        requested=[RequestedCard(3, None, card.short_id)],
+    )
+    return deck, card
+
+
+@pytest.fixture(params=["anonymous", "another user"])
+def stranger(request):
+    api = APIClient()
+    if request.param == "another user":
+        api.force_authenticate(User.objects.create_user("snoop", password="x-Long-pass-9"))
+        api.force_login(User.objects.get(username="snoop"))
+    return api
+
+
+def test_private_decks_are_in_no_list_or_search(private_deck, stranger):
+    deck, card = private_deck
+    for params in (
+        {},
+        {"mine": "true"},
+        {"game": "conquest-of-orion"},
+        {"format": "constructed"},
+        {"card": card.short_id},
+        {"card": card.name},
+    ):
+        body = stranger.get("/api/v1/decks/", params)
+        assert SECRET not in body.content.decode() and deck.share_key not in body.content.decode()
+    assert SECRET not in stranger.get("/decks/").content.decode()
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("get", "/api/v1/decks/{id}/"),
+        ("get", "/api/v1/decks/{id}/export/?as=text"),
+        ("get", "/api/v1/decks/{id}/export/?as=json"),
+        ("get", "/api/v1/decks/{id}/export/?as=code"),
+        ("get", "/api/v1/decks/{id}/proxies.pdf"),
+        ("post", "/api/v1/decks/{id}/goldfish/"),
+        ("post", "/api/v1/decks/{id}/fork/"),
+        ("patch", "/api/v1/decks/{id}/"),
+        ("delete", "/api/v1/decks/{id}/"),
+        ("get", "/decks/{id}/"),
+        ("get", "/decks/{id}/proxies.pdf"),
+        ("get", "/decks/{id}/goldfish/"),
+        ("get", "/decks/{id}/edit/"),
+    ],
+)
+def test_every_path_to_a_private_deck_is_closed_to_strangers(private_deck, stranger, method, path):
+    deck, _ = private_deck
+    response = getattr(stranger, method)(path.format(id=deck.share_key), {}, format="json")
+    assert response.status_code in (302, 401, 403, 404), (path, response.status_code)
+    if response.status_code == 302:  # the builder sends strangers to log in, not to the deck
+        assert "/accounts/login/" in response["Location"]
+    assert SECRET.encode() not in response.content
+
+
+def test_the_owner_still_reads_everything(private_deck):
+    deck, _ = private_deck
+    api = APIClient()
+    api.force_authenticate(deck.owner)
+    assert api.get(f"/api/v1/decks/{deck.share_key}/").json()["name"] == SECRET
+    assert SECRET in api.get("/api/v1/decks/", {"mine": "true"}).content.decode()
