@@ -6,3 +6,7 @@ os.environ.setdefault("DEBUG", "true")
 os.environ.setdefault("SECRET_KEY", "local-development-only-not-secret")
 
 from cardsite.settings.base import *  # noqa: F403
+
+# No collectstatic outside production: whitenoise serves from the finders instead.
+STATIC_ROOT = None
+WHITENOISE_USE_FINDERS = True

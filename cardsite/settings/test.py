@@ -17,3 +17,7 @@ SITE_URL = "http://testserver"
 # or PostgreSQL cannot drop the test database at the end.
 DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = False  # noqa: F405
+
+# No collectstatic outside production: whitenoise serves from the finders instead.
+STATIC_ROOT = None
+WHITENOISE_USE_FINDERS = True
