@@ -72,7 +72,10 @@ def browser():
     # Playwright's sync API runs an event loop; the test itself touches the database only
     # before and after driving the page, never concurrently.
     os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    # Generous waits: CI machines are busy, and a wait ends as soon as its condition holds.
+    expect.set_options(timeout=20_000)
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
