@@ -11,8 +11,23 @@ from collections.abc import Iterator
 
 import pytest
 from django.contrib.staticfiles.handlers import StaticFilesHandler
+from django.core.servers.basehttp import WSGIServer
 from django.db import connections
 from django.test.testcases import LiveServerThread
+
+
+class _SerialServer(WSGIServer):
+    """One request at a time. With SQLite in memory every request shares one connection, and
+    two requests at once (a page's images load in parallel) would run inside each other's
+    transactions."""
+
+    def __init__(self, *args: object, connections_override: object = None, **kwargs: object):
+        super().__init__(*args, **kwargs)
+
+
+class SerialLiveServerThread(LiveServerThread):
+    server_class = _SerialServer
+
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # Without these, Chromium keeps trying to reach Google's services from this sandbox.
@@ -35,7 +50,7 @@ def _server(django_db_setup, django_db_blocker) -> Iterator[str]:
         }
         for connection in shared.values():
             connection.inc_thread_sharing()
-        thread = LiveServerThread(
+        thread = SerialLiveServerThread(
             "127.0.0.1", StaticFilesHandler, connections_override=shared, port=0
         )
         thread.daemon = True
