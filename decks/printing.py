@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import asdict
 from pathlib import Path
+from typing import Any, TypedDict
 
 from django.conf import settings
 
@@ -44,20 +46,65 @@ def _cards(ids: Iterable[int]) -> dict[int, Card]:
     )
 
 
-def deck_sheet(deck: Deck, options: SheetOptions) -> bytes:
-    entries = list(deck.entries.order_by("zone", "card__name"))
-    cards = _cards(e.card_id for e in entries)
-    proxies = expand((proxy_card(cards[e.card_id]), e.quantity) for e in entries)
-    return render_sheet(
-        Sheet(
-            deck.name, deck.game.name, settings.SITE_URL + deck.get_absolute_url(), proxies, options
-        )
+class SheetOrder(TypedDict):
+    """What to print, in plain JSON values, so that a background job can carry it."""
+
+    title: str
+    game: str
+    url: str
+    entries: list[tuple[int, int]]  # (card pk, copies)
+    options: dict[str, Any]
+
+
+def deck_order(deck: Deck, options: SheetOptions) -> SheetOrder:
+    entries = deck.entries.order_by("zone", "card__name").values_list("card_id", "quantity")
+    return {
+        "title": deck.name,
+        "game": deck.game.name,
+        "url": settings.SITE_URL + deck.get_absolute_url(),
+        "entries": [(card, quantity) for card, quantity in entries],
+        "options": asdict(options),
+    }
+
+
+def list_order(
+    title: str, game_name: str, entries: list[tuple[Card, int]], options: SheetOptions
+) -> SheetOrder:
+    return {
+        "title": title,
+        "game": game_name,
+        "url": settings.SITE_URL + "/",
+        "entries": [(card.id, quantity) for card, quantity in entries],
+        "options": asdict(options),
+    }
+
+
+def order_cards(order: SheetOrder) -> int:
+    return sum(quantity for _, quantity in order["entries"])
+
+
+def order_sheet(order: SheetOrder) -> Sheet:
+    """The sheet to draw. Raises Card.DoesNotExist if a card has left the catalogue since
+    the order was made (a queued job can outlive a card)."""
+    cards = _cards(card for card, _ in order["entries"])
+    missing = [card for card, _ in order["entries"] if card not in cards]
+    if missing:
+        raise Card.DoesNotExist(f"{len(missing)} of the cards are no longer in the catalogue")
+    proxies = expand((proxy_card(cards[card]), quantity) for card, quantity in order["entries"])
+    return Sheet(
+        order["title"], order["game"], order["url"], proxies, SheetOptions(**order["options"])
     )
+
+
+def print_order(order: SheetOrder, progress: Callable[[int], None] | None = None) -> bytes:
+    return render_sheet(order_sheet(order), progress)
+
+
+def deck_sheet(deck: Deck, options: SheetOptions) -> bytes:
+    return print_order(deck_order(deck, options))
 
 
 def list_sheet(
     title: str, game_name: str, entries: list[tuple[Card, int]], options: SheetOptions
 ) -> bytes:
-    cards = _cards(card.id for card, _ in entries)
-    proxies = expand((proxy_card(cards[card.id]), quantity) for card, quantity in entries)
-    return render_sheet(Sheet(title, game_name, settings.SITE_URL + "/", proxies, options))
+    return print_order(list_order(title, game_name, entries, options))

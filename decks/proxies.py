@@ -9,7 +9,7 @@ The layout is computed (`layout`), so tests and callers can know where every car
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -401,8 +401,14 @@ def _calibration(c: Canvas, lay: Layout) -> None:
     c.drawString(x0 + 52 * MM, y, "50 mm")
 
 
-def render_sheet(sheet: Sheet) -> bytes:
-    """The PDF: a calibration page, then card pages (each followed by its backs if asked)."""
+def sheet_pages(sheet: Sheet) -> int:
+    """How many pages of cards render_sheet draws (not counting calibration and backs)."""
+    return -(-len(sheet.cards) // (COLUMNS * ROWS))
+
+
+def render_sheet(sheet: Sheet, progress: Callable[[int], None] | None = None) -> bytes:
+    """The PDF: a calibration page, then card pages (each followed by its backs if asked).
+    `progress`, if given, hears of each page of cards as it is drawn."""
     _register_fonts()
     lay = layout(sheet.options)
     buffer = io.BytesIO()
@@ -431,6 +437,8 @@ def render_sheet(sheet: Sheet) -> bytes:
         if sheet.options.backs:
             _backs(c, sheet, lay, len(chunk))
             c.showPage()
+        if progress is not None:
+            progress(1)
     c.save()
     return buffer.getvalue()
 

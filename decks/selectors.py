@@ -7,7 +7,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from cardsite.catalogue.search.text import fold
-from decks.models import Deck
+from decks.models import Deck, Job
 
 
 def _base() -> QuerySet[Deck]:
@@ -52,3 +52,14 @@ def decks_listed(
         ).values("id")
         decks = decks.filter(id__in=holding)
     return decks.order_by("-updated_at", "-id")
+
+
+def job_for_reader(*, key: str, user: Any) -> Job | None:
+    """The job with this key, if `user` may read it: a signed-in requester's job is theirs
+    alone (it may print a private deck); an anonymous one is readable by its key."""
+    job = Job.objects.filter(key=key).first()
+    if job is None:
+        return None
+    if job.owner_id is not None and job.owner_id != getattr(user, "id", None):
+        return None
+    return job

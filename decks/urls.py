@@ -17,5 +17,7 @@ urlpatterns = [
     path("decks/<str:deck_id>/edit/import/", views.deck_import, name="import"),
     path("decks/<str:deck_id>/fork/", views.deck_fork_view, name="fork"),
     path("decks/<str:deck_id>/delete/", views.deck_delete_view, name="delete"),
+    path("jobs/<str:key>/", views.job_detail, name="job"),
+    path("jobs/<str:key>/result", views.job_result, name="job-result"),
     path("accounts/signup/", views.signup, name="signup"),
 ]

@@ -1,27 +1,37 @@
 """Deck pages and accounts. Thin: selectors and services do the work."""
 
+import json
 import random
 from collections import Counter, defaultdict
 from typing import Any
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from cardsite.catalogue.models import Card, Game
 from cardsite.catalogue.search.query import QuerySyntaxError
 from cardsite.catalogue.selectors import card_search, cards_in_order
 from decks.decklist import CODE_PREFIX, DeckCodeError, decode_code, encode_code, parse_text
-from decks.models import Deck
-from decks.printing import deck_sheet
+from decks.jobs import (
+    broker_configured,
+    goldfish_params,
+    job_submit,
+    proxies_params,
+    wants_background,
+)
+from decks.models import Deck, Job
+from decks.printing import deck_order, order_cards, print_order
 from decks.proxies import ProxyOptionError, parse_options
-from decks.selectors import deck_for_reader, decks_listed
+from decks.selectors import deck_for_reader, decks_listed, job_for_reader
 from decks.services import (
     DeckConflict,
     DeckContentError,
@@ -33,8 +43,10 @@ from decks.services import (
     deck_entries,
     deck_fork,
     deck_update,
+    goldfish_check,
     goldfish_run,
 )
+from engines.goldfish import MAX_RUNS
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -327,14 +339,59 @@ def deck_proxies(request: HttpRequest, deck_id: str) -> HttpResponse:
         options = parse_options(request.GET)
     except ProxyOptionError as exc:
         return HttpResponse(f"Bad option {exc}\n", status=400, content_type="text/plain")
-    response = HttpResponse(deck_sheet(deck, options), content_type="application/pdf")
+    order = deck_order(deck, options)
+    if wants_background(size=order_cards(order), threshold=settings.JOB_PROXY_CARDS):
+        params, total = proxies_params(order)
+        job = job_submit(kind=Job.Kind.PROXIES, params=params, total=total, owner=request.user)
+        return redirect(job)
+    response = HttpResponse(print_order(order), content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{deck.share_key}-proxies.pdf"'
     return response
 
 
+# --- background jobs -----------------------------------------------------------------------
+
+
+def _job(request: HttpRequest, key: str) -> Job:
+    job = job_for_reader(key=key, user=request.user)
+    if job is None:
+        raise Http404("No job with that id, or it is not yours.")
+    if job.expires_at <= timezone.now():
+        raise Http404("This job has expired and its result was deleted; ask for it again.")
+    return job
+
+
+def job_detail(request: HttpRequest, key: str) -> HttpResponse:
+    """A job's progress, refreshing itself until it ends; then its result's link."""
+    job = _job(request, key)
+    deck_key = job.params.get("deck") if job.kind == Job.Kind.GOLDFISH else None
+    deck = deck_for_reader(deck_id=deck_key, user=request.user) if deck_key else None
+    title = "Proxy sheet" if job.kind == Job.Kind.PROXIES else "Goldfish simulation"
+    if job.kind == Job.Kind.PROXIES:
+        title += f": {job.params['order']['title']}"
+    elif deck:
+        title += f": {deck.name}"
+    context = {"job": job, "deck": deck, "title": title, "percent": round(job.fraction * 100)}
+    return render(request, "decks/job.html", context)
+
+
+def job_result(request: HttpRequest, key: str) -> HttpResponse:
+    job = _job(request, key)
+    if job.status != Job.Status.DONE or not job.result:
+        return redirect(job)
+    proxies = job.kind == Job.Kind.PROXIES
+    return FileResponse(
+        job.result.open("rb"),
+        content_type="application/pdf" if proxies else "application/json",
+        filename=f"{job.key}-{job.kind}.{'pdf' if proxies else 'json'}",
+    )
+
+
 # --- goldfish ------------------------------------------------------------------------------
 
-PAGE_MAX_RUNS = 50_000  # the page simulates inline; the API and CLI go to 1,000,000
+# Without a broker the page simulates inline, so it stays small; with one, long runs become
+# background jobs and the page goes as far as the API.
+PAGE_MAX_RUNS = 50_000
 
 
 def _int(value: str | None, default: int, low: int, high: int) -> int:
@@ -401,6 +458,7 @@ def deck_goldfish(request: HttpRequest, deck_id: str) -> HttpResponse:
     if deck is None:
         raise Http404("No deck with that id, or it is private.")
     engine = deck.game.engine
+    max_runs = MAX_RUNS if broker_configured() else PAGE_MAX_RUNS
     seed = _int(request.GET.get("seed"), random.randrange(1_000_000), 0, 10**9)
     extra = _int(request.GET.get("extra"), 0, 0, 200)
     mulliganed = request.GET.get("mulligan") == "1" and engine.mulligan
@@ -421,10 +479,22 @@ def deck_goldfish(request: HttpRequest, deck_id: str) -> HttpResponse:
             )
             for p in engine.goldfish_policy
         ],
-        "max_runs": PAGE_MAX_RUNS,
+        "max_runs": max_runs,
     }
-    if "runs" in request.GET:
-        runs = _int(request.GET.get("runs"), 1000, 1, PAGE_MAX_RUNS)
+    if "job" in request.GET:
+        job = job_for_reader(key=request.GET["job"], user=request.user)
+        if job is None or job.status != Job.Status.DONE or job.params.get("deck") != deck_id:
+            raise Http404("No finished simulation of this deck with that id.")
+        with job.result.open("rb") as stored:
+            result = json.load(stored)
+        context.update(
+            result=result,
+            charts=_charts(result["charts"]),
+            runs=result["runs"],
+            odds=_odds_beside(deck, result, job.params["policy"]),
+        )
+    elif "runs" in request.GET:
+        runs = _int(request.GET.get("runs"), 1000, 1, max_runs)
         policy = {}
         for param in engine.goldfish_policy:
             raw = request.GET.get(f"policy_{param.key}")
@@ -434,6 +504,22 @@ def deck_goldfish(request: HttpRequest, deck_id: str) -> HttpResponse:
                     if isinstance(param.default, bool)
                     else _int(raw, param.default, 0, 10**6)
                 )
+        if wants_background(size=runs, threshold=settings.JOB_GOLDFISH_RUNS):
+            try:
+                goldfish_check(game=deck.game, runs=runs, policy=policy)
+            except DeckInputError as exc:
+                context["error"] = str(exc)
+                return render(request, "decks/goldfish.html", context)
+            params, total = goldfish_params(
+                game=deck.game,
+                entries=deck_entries(deck),
+                runs=runs,
+                seed=seed,
+                policy=policy,
+                deck_key=deck.share_key,
+            )
+            job = job_submit(kind=Job.Kind.GOLDFISH, params=params, total=total, owner=request.user)
+            return redirect(job)
         try:
             result = goldfish_run(
                 game=deck.game, entries=deck_entries(deck), runs=runs, seed=seed, policy=policy

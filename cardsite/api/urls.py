@@ -6,6 +6,7 @@ from cardsite.api.auth import TokenView
 from cardsite.api.errors import json_or_html_404
 from cardsite.api.odds import OddsView
 from cardsite.catalogue.api.views import CardViewSet, GameViewSet, SetViewSet
+from decks.api.jobs import JobResultView, JobView
 from decks.api.views import (
     DeckProxiesView,
     DeckViewSet,
@@ -26,6 +27,8 @@ urlpatterns = [
     path("proxies.pdf", ListProxiesView.as_view(), name="list-proxies"),
     path("goldfish/", GoldfishListView.as_view(), name="goldfish"),
     path("auth/token/", TokenView.as_view(), name="auth-token"),
+    path("jobs/<str:key>/", JobView.as_view(), name="job-detail"),
+    path("jobs/<str:key>/result", JobResultView.as_view(), name="job-result"),
     path("odds/", OddsView.as_view(), name="odds"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="v1:schema"), name="docs"),

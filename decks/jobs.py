@@ -1,0 +1,203 @@
+"""Background jobs: proxy sheets of big decks and long goldfish simulations.
+
+A job is asked for with job_submit. With CELERY_BROKER_URL set, a Celery worker runs it (see
+decks.tasks) and the client follows its status URL; without a broker, the default, it runs
+right away in the asking process, so the same URLs work on a one-process site. Results are
+files under media/jobs/, readable until the job expires (JOB_TTL_HOURS after it ends), when
+job_purge_expired removes the row and the file.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable
+from contextlib import nullcontext
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from cardsite.catalogue.models import Card, Game
+from decks.models import Job
+from decks.printing import SheetOrder, order_cards, order_sheet
+from decks.proxies import render_sheet, sheet_pages
+from decks.services import DeckInputError, Entry, goldfish_run
+
+log = logging.getLogger(__name__)
+
+# How often a running job writes its progress: often enough for a status page that polls
+# every second or two, rarely enough not to matter to the work.
+PROGRESS_INTERVAL = 0.5
+
+
+def broker_configured() -> bool:
+    return bool(settings.CELERY_BROKER_URL)
+
+
+def wants_background(*, size: int, threshold: int, prefer_async: bool = False) -> bool:
+    """Whether to answer with a job rather than the result: when the client asked for one
+    (Prefer: respond-async), or when a broker exists and the work is large."""
+    return prefer_async or (broker_configured() and size >= threshold)
+
+
+def _ttl() -> timedelta:
+    return timedelta(hours=settings.JOB_TTL_HOURS)
+
+
+def job_submit(
+    *,
+    kind: Job.Kind,
+    params: dict[str, Any],
+    total: int,
+    owner: AbstractBaseUser | AnonymousUser | None,
+) -> Job:
+    """Record a job and start it: queued for a worker if a broker is configured, else run now
+    (and finished when this returns)."""
+    job_purge_expired()
+    job = Job.objects.create(
+        kind=kind,
+        params=params,
+        total=max(total, 1),
+        owner=owner if owner is not None and owner.is_authenticated else None,
+        # Even a job no worker ever takes must go in the end.
+        expires_at=timezone.now() + _ttl(),
+    )
+    if broker_configured():
+        from decks.tasks import run_job
+
+        # After commit: the worker must find the row, and must not run a job whose request
+        # failed and rolled back.
+        transaction.on_commit(lambda: run_job.delay(job.key))
+    else:
+        job_run(key=job.key)
+        job.refresh_from_db()
+    return job
+
+
+def proxies_params(order: SheetOrder) -> tuple[dict[str, Any], int]:
+    """A proxy job's params and its total (pages of cards)."""
+    pages = -(-order_cards(order) // 9)
+    return {"order": order}, pages
+
+
+def goldfish_params(
+    *,
+    game: Game,
+    entries: list[Entry],
+    runs: int,
+    seed: int,
+    policy: dict[str, Any],
+    deck_key: str | None = None,
+) -> tuple[dict[str, Any], int]:
+    return {
+        "game": game.slug,
+        "entries": [(e.card.id, e.quantity, e.zone) for e in entries],
+        "runs": runs,
+        "seed": seed,
+        "policy": policy,
+        "deck": deck_key,
+    }, runs
+
+
+class Progress:
+    """Counts work done and writes it to the job's row now and then."""
+
+    def __init__(self, job: Job, interval: float = PROGRESS_INTERVAL) -> None:
+        self.job = job
+        self.done = 0
+        self.interval = interval
+        self.written_at = time.monotonic()
+
+    def __call__(self, step: int) -> None:
+        self.done = min(self.done + step, self.job.total)
+        now = time.monotonic()
+        if now - self.written_at >= self.interval:
+            self.written_at = now
+            Job.objects.filter(pk=self.job.pk).update(done=self.done)
+
+
+def _run_proxies(job: Job, progress: Callable[[int], None]) -> tuple[str, bytes]:
+    sheet = order_sheet(job.params["order"])
+    # The total was estimated from the order; the sheet knows the real page count.
+    if sheet_pages(sheet) != job.total:
+        job.total = sheet_pages(sheet)
+        Job.objects.filter(pk=job.pk).update(total=job.total)
+    return f"{job.key}.pdf", render_sheet(sheet, progress)
+
+
+def _run_goldfish(job: Job, progress: Callable[[int], None]) -> tuple[str, bytes]:
+    params = job.params
+    game = Game.objects.get(slug=params["game"])
+    ids = [card for card, _, _ in params["entries"]]
+    cards = (
+        Card.objects.select_related("card_type")
+        .prefetch_related("factions", "keywords", "subtypes")
+        .in_bulk(ids)
+    )
+    if len(cards) != len(set(ids)):
+        raise Card.DoesNotExist("some of the cards are no longer in the catalogue")
+    entries = [Entry(cards[card], quantity, zone) for card, quantity, zone in params["entries"]]
+    result = goldfish_run(
+        game=game,
+        entries=entries,
+        runs=params["runs"],
+        seed=params["seed"],
+        policy=params["policy"],
+        progress=progress,
+    )
+    return f"{job.key}.json", json.dumps(result).encode()
+
+
+RUNNERS: dict[str, Callable[[Job, Callable[[int], None]], tuple[str, bytes]]] = {
+    Job.Kind.PROXIES: _run_proxies,
+    Job.Kind.GOLDFISH: _run_goldfish,
+}
+
+
+def job_run(*, key: str) -> None:
+    """Run a queued job to its end. A job already taken (a redelivered task) is left alone."""
+    claimed = Job.objects.filter(key=key, status=Job.Status.QUEUED).update(
+        status=Job.Status.RUNNING, started_at=timezone.now()
+    )
+    if not claimed:
+        return
+    job = Job.objects.get(key=key)
+    progress = Progress(job)
+    # Run inline inside a request's transaction, a savepoint keeps a failure from spoiling it.
+    # A worker runs in autocommit, with no transaction around the work, so that each progress
+    # write is seen by the status URL as it happens.
+    guard = transaction.atomic() if transaction.get_connection().in_atomic_block else nullcontext()
+    try:
+        with guard:
+            name, content = RUNNERS[job.kind](job, progress)
+    except (Card.DoesNotExist, Game.DoesNotExist, DeckInputError) as exc:
+        _finish(job, status=Job.Status.FAILED, error=str(exc))
+        return
+    except Exception:
+        log.exception("job %s failed", key)
+        _finish(job, status=Job.Status.FAILED, error="The job failed unexpectedly.")
+        return
+    job.result.save(name, ContentFile(content), save=False)
+    _finish(job, status=Job.Status.DONE, result=job.result.name, done=F("total"))
+
+
+def _finish(job: Job, **fields: Any) -> None:
+    now = timezone.now()
+    Job.objects.filter(pk=job.pk).update(finished_at=now, expires_at=now + _ttl(), **fields)
+
+
+def job_purge_expired() -> int:
+    """Delete expired jobs and their files; the number deleted."""
+    expired = list(Job.objects.filter(expires_at__lte=timezone.now()))
+    for job in expired:
+        if job.result:
+            job.result.delete(save=False)
+    Job.objects.filter(pk__in=[job.pk for job in expired]).delete()
+    return len(expired)

@@ -1,0 +1,15 @@
+"""Celery tasks; they only hand over to decks.jobs, which holds the work and its state."""
+
+from celery import shared_task
+
+from decks.jobs import job_purge_expired, job_run
+
+
+@shared_task(name="decks.tasks.run_job")
+def run_job(key: str) -> None:
+    job_run(key=key)
+
+
+@shared_task(name="decks.tasks.purge_expired_jobs")
+def purge_expired_jobs() -> int:
+    return job_purge_expired()
