@@ -42,21 +42,46 @@ clean:
 	rm -rf $(VENV) db.sqlite3 .pytest_cache .ruff_cache .test-media
 
 # Production settings on this machine: PostgreSQL and Redis on loopback, gunicorn with 3
-# workers, static files by whitenoise. Plain HTTP here, so cookies are not marked secure;
-# behind a TLS proxy leave SECURE_COOKIES unset.
+# workers, a Celery worker for background jobs, static files by whitenoise. Plain HTTP
+# here, so cookies are not marked secure; behind a TLS proxy leave SECURE_COOKIES unset.
 PROD_ENV = DJANGO_SETTINGS_MODULE=cardsite.settings.production \
 	DATABASE_URL=postgres://postgres@127.0.0.1:5432/cardsite \
-	REDIS_URL=redis://127.0.0.1:6379/0 ALLOWED_HOSTS=127.0.0.1,localhost \
+	REDIS_URL=redis://127.0.0.1:6379/0 CELERY_BROKER_URL=redis://127.0.0.1:6379/1 \
+	ALLOWED_HOSTS=127.0.0.1,localhost \
 	SITE_URL=http://127.0.0.1:8000 SECURE_SSL_REDIRECT=false SECURE_COOKIES=false \
 	SECRET_KEY="$$(cat .secret-key)"
 
 .secret-key:
 	$(PYTHON) -c "import secrets; print(secrets.token_urlsafe(64))" > $@
 
+# A Celery worker (with beat, for the hourly purge of expired jobs) runs beside gunicorn and
+# stops when gunicorn does.
 serve-prod: install .secret-key
 	psql -h 127.0.0.1 -U postgres -tc "SELECT 1 FROM pg_database WHERE datname = 'cardsite'" | grep -q 1 || \
 	  psql -h 127.0.0.1 -U postgres -c "CREATE DATABASE cardsite"
 	$(PROD_ENV) $(BIN)/python manage.py migrate --noinput
 	$(PROD_ENV) $(BIN)/python manage.py load_games
 	$(PROD_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
+	$(PROD_ENV) $(BIN)/celery -A cardsite worker --beat --concurrency 1 --loglevel INFO \
+	  --schedule $(VENV)/celerybeat-schedule & worker=$$!; trap 'kill $$worker' EXIT; \
 	$(PROD_ENV) $(BIN)/gunicorn cardsite.wsgi --workers 3 --bind 127.0.0.1:8000 --access-logfile -
+
+# Load test under the production settings (tests/benchmarks/load_test.py): wrk against gunicorn,
+# PostgreSQL and Redis on loopback, on a database (cardsite_load) and Redis DB (3) of its own.
+# Installs wrk when run as root; fails if any request errs or times out at 64 connections.
+.PHONY: loadtest
+loadtest: install
+	$(BIN)/python tests/benchmarks/load_test.py
+
+# Every user, API token and deck to backups/decks-<UTC time>.json.gz, cards named by short id.
+# To restore into a fresh database: migrate, load_games (and import_cards for any other
+# sets), then `manage.py restore_decks FILE`, which checks the whole file first and restores
+# all or nothing. backup-prod reads the production database (PROD_ENV above).
+.PHONY: backup backup-prod
+backup: install
+	mkdir -p backups
+	$(BIN)/python manage.py backup_decks backups/decks-$$(date -u +%Y%m%dT%H%M%SZ).json.gz
+
+backup-prod: install .secret-key
+	mkdir -p backups
+	$(PROD_ENV) $(BIN)/python manage.py backup_decks backups/decks-$$(date -u +%Y%m%dT%H%M%SZ).json.gz

@@ -14,6 +14,11 @@ def new_share_key() -> str:
     return secrets.token_urlsafe(12)
 
 
+class FormatSettingManager(models.Manager["FormatSetting"]):
+    def get_by_natural_key(self, game_slug: str, format: str, key: str) -> "FormatSetting":
+        return self.get(game__slug=game_slug, format=format, key=key)
+
+
 class FormatSetting(models.Model):
     """A number a format needs that its rulebook does not give (Conquest of Fates' deck size)."""
 
@@ -24,6 +29,11 @@ class FormatSetting(models.Model):
         null=True, blank=True, help_text="Empty: the rule this setting feeds is not checked."
     )
 
+    # Natural keys (here, on Deck and DeckEntry, and on the catalogue rows they point at) make
+    # a dump load into another database without clashing with, or overwriting, rows that
+    # happen to have the same integer keys there. See decks/backups.py.
+    objects = FormatSettingManager()
+
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["game", "format", "key"], name="unique_format_setting")
@@ -32,12 +42,22 @@ class FormatSetting(models.Model):
     def __str__(self) -> str:
         return f"{self.game} {self.format}: {self.key} = {self.value}"
 
+    def natural_key(self) -> tuple[str, str, str]:
+        return (*self.game.natural_key(), self.format, self.key)
+
+    natural_key.dependencies = ["catalogue.game"]
+
     def clean(self) -> None:
         engine_format = self.game.engine.format(self.format)
         if engine_format is None:
             raise ValidationError({"format": f"{self.game} has no format {self.format!r}."})
         if self.key not in {s.key for s in engine_format.settings}:
             raise ValidationError({"key": f"The {self.format} format has no setting {self.key!r}."})
+
+
+class DeckManager(models.Manager["Deck"]):
+    def get_by_natural_key(self, share_key: str) -> "Deck":
+        return self.get(share_key=share_key)
 
 
 class Deck(models.Model):
@@ -66,6 +86,8 @@ class Deck(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
+    objects = DeckManager()
+
     class Meta:
         ordering = ["-updated_at", "-id"]
         indexes = [models.Index(fields=["visibility", "game", "format"])]
@@ -76,12 +98,24 @@ class Deck(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("decks:deck", args=[self.share_key])
 
+    def natural_key(self) -> tuple[str]:
+        # The share key is unique and already public in the deck's link, so it stays the
+        # deck's name in a backup too.
+        return (self.share_key,)
+
+
+class DeckEntryManager(models.Manager["DeckEntry"]):
+    def get_by_natural_key(self, share_key: str, short_id: str, zone: str) -> "DeckEntry":
+        return self.get(deck__share_key=share_key, card__short_id=short_id, zone=zone)
+
 
 class DeckEntry(models.Model):
     deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="entries")
     card = models.ForeignKey(Card, on_delete=models.PROTECT, related_name="deck_entries")
     quantity = models.PositiveSmallIntegerField()
     zone = models.CharField(max_length=20)
+
+    objects = DeckEntryManager()
 
     class Meta:
         ordering = ["zone", "card__name"]
@@ -93,3 +127,66 @@ class DeckEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.quantity} {self.card}"
+
+    def natural_key(self) -> tuple[str, str, str]:
+        return (*self.deck.natural_key(), *self.card.natural_key(), self.zone)
+
+    natural_key.dependencies = ["decks.deck", "catalogue.card"]
+
+
+def new_job_key() -> str:
+    return secrets.token_urlsafe(16)
+
+
+class Job(models.Model):
+    """Work too big to answer inline: a proxy sheet or a goldfish simulation. Its key is the
+    capability to read it; a signed-in requester's job is readable by them alone."""
+
+    class Kind(models.TextChoices):
+        PROXIES = "proxies"
+        GOLDFISH = "goldfish"
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    key = models.CharField(max_length=32, unique=True, default=new_job_key, editable=False)
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
+    )
+    # Everything the run needs (card ids, quantities, options), fixed when it was asked for.
+    params = models.JSONField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(help_text="Pages to draw, or games to simulate.")
+    result = models.FileField(upload_to="jobs/", blank=True)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(done__lte=models.F("total")), name="done_le_total"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} job {self.key} ({self.status})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("decks:job", args=[self.key])
+
+    @property
+    def fraction(self) -> float:
+        return self.done / self.total if self.total else 0.0
+
+    @property
+    def finished(self) -> bool:
+        return self.status in (self.Status.DONE, self.Status.FAILED)

@@ -410,6 +410,23 @@ def deck_fork(*, deck: DeckModel, owner: Any) -> DeckModel:
 # --- goldfish -------------------------------------------------------------------------------
 
 
+def goldfish_check(*, game: Game, runs: int, policy: dict[str, Any]) -> Any:
+    """The game's goldfish procedure, once the request is known to be one it can run; else
+    DeckInputError naming the field. Lets a background job refuse bad input before queueing."""
+    from engines.goldfish import MAX_RUNS, GoldfishError, resolve_policy
+
+    if not 1 <= runs <= MAX_RUNS:
+        raise DeckInputError("runs", f"runs must be between 1 and {MAX_RUNS:,}, got {runs:,}")
+    procedure = game.engine.goldfish
+    if procedure is None:
+        raise DeckInputError("game", f"{game.name} has no goldfish procedure")
+    try:
+        resolve_policy(game.engine.goldfish_policy, policy)
+    except GoldfishError as exc:
+        raise DeckInputError(f"policy.{exc.field}", str(exc)) from None
+    return procedure
+
+
 def goldfish_run(
     *,
     game: Game,
@@ -421,13 +438,9 @@ def goldfish_run(
 ) -> dict[str, Any]:
     """Simulate `runs` solo games of these entries by the game's procedure. Raises
     DeckInputError for a runs count over the cap or a bad policy option."""
-    from engines.goldfish import MAX_RUNS, GoldfishError
+    from engines.goldfish import GoldfishError
 
-    if not 1 <= runs <= MAX_RUNS:
-        raise DeckInputError("runs", f"runs must be between 1 and {MAX_RUNS:,}, got {runs:,}")
-    procedure = game.engine.goldfish
-    if procedure is None:
-        raise DeckInputError("game", f"{game.name} has no goldfish procedure")
+    procedure = goldfish_check(game=game, runs=runs, policy=policy)
     cards = [_deck_card(e.card, e.quantity, e.zone) for e in entries]
     try:
         result = procedure(cards, runs=runs, seed=seed, policy=policy, progress=progress)

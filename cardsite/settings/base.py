@@ -52,6 +52,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Static files straight from the app process, compressed and cached (whitenoise).
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "cardsite.middleware.NulInPathIsNotFound",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -120,6 +121,27 @@ if env("REDIS_URL", default=""):
         "TIMEOUT": 3600,
     }
 
+# Background jobs (big proxy sheets, long simulations). With no broker, the default, a job runs
+# inline in the request that asks for it; with one (Redis), a Celery worker runs it and the
+# client follows its status URL. Job state and results live in the database and media/, so
+# Celery keeps no results of its own.
+CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="")
+CELERY_TASK_IGNORE_RESULT = True
+# A job is taken off the queue only once it has run, so a worker that dies mid-job does not
+# lose it; one at a time per worker process, since each is long.
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Workers log through Django's LOGGING (JSON lines in production), like the web processes.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+CELERY_BEAT_SCHEDULE = {
+    "purge-expired-jobs": {"task": "decks.tasks.purge_expired_jobs", "schedule": 3600.0},
+}
+JOB_TTL_HOURS = env.int("JOB_TTL_HOURS", default=24)
+# What counts as large: sheets of at least this many cards, simulations of at least this many
+# runs. Below these, work is answered inline even when a broker is configured.
+JOB_PROXY_CARDS = env.int("JOB_PROXY_CARDS", default=100)
+JOB_GOLDFISH_RUNS = env.int("JOB_GOLDFISH_RUNS", default=100_000)
+
 REST_FRAMEWORK = {
     # `format` is a deck format here (?format=constructed), not a renderer choice.
     "URL_FORMAT_OVERRIDE": None,
@@ -128,7 +150,8 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # drf-spectacular's, plus the error responses every operation can give (cardsite/api/schema.py).
+    "DEFAULT_SCHEMA_CLASS": "cardsite.api.schema.ApiSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "cardsite.api.pagination.StablePagination",
     "PAGE_SIZE": 50,
@@ -146,7 +169,11 @@ REST_FRAMEWORK = {
         "goldfish": env("THROTTLE_GOLDFISH", default="30/min"),
         "proxies": env("THROTTLE_PROXIES", default="30/min"),
         "auth": env("THROTTLE_AUTH", default="20/min"),
+        "jobs": env("THROTTLE_JOBS", default="600/min"),
     },
+    # Rate limits key on the client's address. Without this, DRF believes any X-Forwarded-For
+    # a client sends, and anyone could dodge every limit; behind one proxy, set it to 1.
+    "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
     "DEFAULT_VERSIONING_CLASS": "rest_framework.versioning.NamespaceVersioning",
     "ALLOWED_VERSIONS": ["v1"],
 }

@@ -1,7 +1,9 @@
 from typing import Any
 
+from django.core.validators import slug_re
 from rest_framework import serializers
 
+from cardsite.api.schema import ErrorSerializer
 from cardsite.catalogue.models import Game
 
 
@@ -19,8 +21,18 @@ class RequestedCardSerializer(serializers.Serializer):
         return data
 
 
+class GameSlugField(serializers.SlugRelatedField):
+    """A game, by its slug. What cannot be a slug is refused before the lookup: PostgreSQL
+    fails a query holding a NUL character with an error, not an empty result."""
+
+    def to_internal_value(self, data: Any) -> Game:
+        if isinstance(data, str) and not slug_re.fullmatch(data):
+            self.fail("does_not_exist", slug_name=self.slug_field, value=data)
+        return super().to_internal_value(data)
+
+
 class DeckInputSerializer(serializers.Serializer):
-    game = serializers.SlugRelatedField(slug_field="slug", queryset=Game.objects.all())
+    game = GameSlugField(slug_field="slug", queryset=Game.objects.all())
     format = serializers.CharField(max_length=40)
     faction = serializers.CharField(
         required=False,
@@ -58,6 +70,20 @@ class ProblemSerializer(serializers.Serializer):
     line = serializers.IntegerField(required=False, allow_null=True)
     suggestions = serializers.ListField(child=serializers.CharField(), required=False)
     source = serializers.CharField(required=False, help_text="The rulebook passage of the rule.")
+
+
+class DeckErrorSerializer(ErrorSerializer):
+    """A 400 for a deck's contents: invalid fields, or cards that cannot be used."""
+
+    problems = ProblemSerializer(
+        many=True, required=False, help_text="For code=invalid_cards: the cards at fault."
+    )
+
+
+class StaleVersionSerializer(ErrorSerializer):
+    """A write based on an old version of the deck (409, or 412 for If-Match)."""
+
+    current = serializers.IntegerField(help_text="The deck's version now.")
 
 
 class CheckResultSerializer(serializers.Serializer):
@@ -178,3 +204,22 @@ class GoldfishResultSerializer(serializers.Serializer):
     seed = serializers.IntegerField()
     summary = serializers.DictField()
     charts = serializers.DictField()
+
+
+class JobSerializer(serializers.Serializer):
+    """A background job (only for the schema: job_record builds the body)."""
+
+    id = serializers.CharField()
+    kind = serializers.ChoiceField(choices=["proxies", "goldfish"])
+    status = serializers.ChoiceField(choices=["queued", "running", "done", "failed"])
+    done = serializers.IntegerField(help_text="Pages drawn, or games simulated, so far.")
+    total = serializers.IntegerField()
+    progress = serializers.FloatField(help_text="done / total, from 0 to 1.")
+    error = serializers.CharField(allow_null=True)
+    url = serializers.URLField(help_text="This status, to poll.")
+    page_url = serializers.URLField(help_text="The same status as a web page.")
+    result_url = serializers.URLField(allow_null=True, help_text="The result, once done.")
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    expires_at = serializers.DateTimeField(help_text="When the job and its result are deleted.")

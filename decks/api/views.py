@@ -1,8 +1,14 @@
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import serializers as drf_serializers
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
@@ -15,8 +21,10 @@ from rest_framework.views import APIView
 
 from cardsite.api.pagination import StablePagination
 from cardsite.catalogue.api.serializers import _DATETIME, card_records
+from decks.api.jobs import job_accepted, prefers_async
 from decks.api.serializers import (
     CheckResultSerializer,
+    DeckErrorSerializer,
     DeckInputSerializer,
     DeckPatchSerializer,
     DeckSerializer,
@@ -24,10 +32,13 @@ from decks.api.serializers import (
     GoldfishListSerializer,
     GoldfishResultSerializer,
     GoldfishSerializer,
+    JobSerializer,
+    StaleVersionSerializer,
 )
 from decks.decklist import DeckCodeError, ExportEntry, decode_code, encode_code, parse_text, to_text
-from decks.models import Deck
-from decks.printing import deck_sheet, list_sheet
+from decks.jobs import goldfish_params, job_submit, proxies_params, wants_background
+from decks.models import Deck, Job
+from decks.printing import deck_order, list_order, order_cards, print_order
 from decks.proxies import ProxyOptionError, parse_options
 from decks.selectors import deck_for_reader, decks_listed
 from decks.services import (
@@ -42,7 +53,13 @@ from decks.services import (
     deck_entries,
     deck_fork,
     deck_update,
+    goldfish_check,
     goldfish_run,
+)
+
+JOB_ACCEPTED = (
+    "A background job: with `Prefer: respond-async`, or for large work when the site has a "
+    "worker. Poll the Location header's URL (the body's `url`); fetch `result_url` once done."
 )
 
 
@@ -185,6 +202,20 @@ def _if_match_version(request: Request, deck: Deck) -> tuple[int | None, bool]:
     return (int(version) if isinstance(version, int) else None), False
 
 
+IF_MATCH = OpenApiParameter(
+    "If-Match",
+    str,
+    OpenApiParameter.HEADER,
+    description="The deck's ETag as you read it: the write is refused with 412 if it has changed.",
+)
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match", str, OpenApiParameter.HEADER, description="304 if the deck has this ETag."
+)
+DECK_ETAG = OpenApiParameter(
+    "ETag", str, OpenApiParameter.HEADER, response=[200, 201, 304], description="Its version."
+)
+
+
 class DeckFilterParams(drf_serializers.Serializer):
     game = drf_serializers.CharField(required=False)
     format = drf_serializers.CharField(required=False)
@@ -201,19 +232,39 @@ class DeckFilterParams(drf_serializers.Serializer):
         parameters=[DeckFilterParams],
         responses={200: DeckSerializer(many=True)},
     ),
-    retrieve=extend_schema(summary="A deck you may read", responses={200: DeckSerializer}),
+    retrieve=extend_schema(
+        summary="A deck you may read",
+        parameters=[IF_NONE_MATCH, DECK_ETAG],
+        responses={200: DeckSerializer, 304: OpenApiResponse(description="Not modified")},
+    ),
     create=extend_schema(
-        summary="Save a new deck", request=DeckWriteSerializer, responses={201: DeckSerializer}
+        summary="Save a new deck",
+        request=DeckWriteSerializer,
+        parameters=[DECK_ETAG],
+        responses={201: DeckSerializer, 400: DeckErrorSerializer},
     ),
     update=extend_schema(
         summary="Replace a deck you own (If-Match or version required)",
         request=DeckPatchSerializer,
-        responses={200: DeckSerializer},
+        parameters=[IF_MATCH, DECK_ETAG],
+        responses={
+            200: DeckSerializer,
+            400: DeckErrorSerializer,
+            409: StaleVersionSerializer,
+            412: StaleVersionSerializer,
+            428: OpenApiResponse(description="Neither If-Match nor version was given"),
+        },
     ),
     partial_update=extend_schema(
         summary="Change a deck you own",
         request=DeckPatchSerializer,
-        responses={200: DeckSerializer},
+        parameters=[IF_MATCH, DECK_ETAG],
+        responses={
+            200: DeckSerializer,
+            400: DeckErrorSerializer,
+            409: StaleVersionSerializer,
+            412: StaleVersionSerializer,
+        },
     ),
     destroy=extend_schema(summary="Delete a deck you own", responses={204: None}),
 )
@@ -221,6 +272,8 @@ class DeckViewSet(viewsets.ViewSet):
     lookup_field = "id"
     lookup_value_regex = "[A-Za-z0-9_-]+"
     permission_classes = [IsAuthenticatedOrReadOnly]
+    # list() pages by hand; declared so the schema shows the page and its parameters.
+    pagination_class = StablePagination
 
     @property
     def throttle_scope(self) -> str:
@@ -247,7 +300,7 @@ class DeckViewSet(viewsets.ViewSet):
         params = DeckFilterParams(data=request.query_params)
         params.is_valid(raise_exception=True)
         decks = decks_listed(user=request.user, **params.validated_data)
-        paginator = StablePagination()
+        paginator = self.pagination_class()
         page = paginator.paginate_queryset(decks, request, view=self)
         return paginator.get_paginated_response([deck_record(d, request) for d in page])
 
@@ -393,14 +446,19 @@ class DeckViewSet(viewsets.ViewSet):
     @extend_schema(
         summary="Goldfish a deck you can read: simulate solo games",
         request=GoldfishSerializer,
-        responses={200: GoldfishResultSerializer},
+        responses={
+            200: GoldfishResultSerializer,
+            202: OpenApiResponse(JobSerializer, description=JOB_ACCEPTED),
+        },
     )
     @action(detail=True, methods=["post"], permission_classes=[AllowAny])
     def goldfish(self, request: Request, id: str) -> Response:
         deck = self._readable(request, id)
         body = GoldfishSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        return _goldfish_response(deck.game, deck_entries(deck), body.validated_data)
+        return _goldfish_response(
+            request, deck.game, deck_entries(deck), body.validated_data, deck.share_key
+        )
 
     @extend_schema(
         summary="Copy a deck you can read into your own decks",
@@ -430,9 +488,17 @@ class DeckProxiesView(APIView):
             OpenApiParameter("size", str, enum=["63x88", "2.5x3.5"]),
             OpenApiParameter("bleed", float, description="0 to 3 mm, where the page allows"),
             OpenApiParameter("gap", float, description="0 to 10 mm between cards"),
-            OpenApiParameter("backs", int, enum=[0, 1], description="Add mirrored backs pages"),
+            OpenApiParameter(
+                "backs",
+                str,
+                enum=["0", "1", "false", "true"],
+                description="Add mirrored backs pages",
+            ),
         ],
-        responses={(200, "application/pdf"): OpenApiTypes.BINARY},
+        responses={
+            (200, "application/pdf"): OpenApiTypes.BINARY,
+            202: OpenApiResponse(JobSerializer, description=JOB_ACCEPTED),
+        },
     )
     def get(self, request: Request, id: str) -> HttpResponse:
         deck = deck_for_reader(deck_id=id, user=request.user)
@@ -442,7 +508,10 @@ class DeckProxiesView(APIView):
             options = parse_options(request.query_params)
         except ProxyOptionError as exc:
             raise ValidationError({exc.option: [exc.message]}) from None
-        response = HttpResponse(deck_sheet(deck, options), content_type="application/pdf")
+        order = deck_order(deck, options)
+        if background := _proxies_job(request, order):
+            return background
+        response = HttpResponse(print_order(order), content_type="application/pdf")
         response["Content-Disposition"] = f'inline; filename="{deck.share_key}-proxies.pdf"'
         return response
 
@@ -465,9 +534,13 @@ class ListProxiesView(APIView):
             OpenApiParameter("size", str, enum=["63x88", "2.5x3.5"]),
             OpenApiParameter("bleed", float),
             OpenApiParameter("gap", float),
-            OpenApiParameter("backs", int, enum=[0, 1]),
+            OpenApiParameter("backs", str, enum=["0", "1", "false", "true"]),
         ],
-        responses={(200, "application/pdf"): OpenApiTypes.BINARY},
+        responses={
+            (200, "application/pdf"): OpenApiTypes.BINARY,
+            202: OpenApiResponse(JobSerializer, description=JOB_ACCEPTED),
+            400: DeckErrorSerializer,
+        },
     )
     def post(self, request: Request) -> HttpResponse:
         serializer = DeckInputSerializer(data=request.data)
@@ -494,13 +567,53 @@ class ListProxiesView(APIView):
                 },
                 status=status.HTTP_400_BAD_REQUEST,
             )
-        pdf = list_sheet(
+        order = list_order(
             "Card list", data["game"].name, [(e.card, e.quantity) for e in result.entries], options
         )
-        return HttpResponse(pdf, content_type="application/pdf")
+        if background := _proxies_job(request, order):
+            return background
+        return HttpResponse(print_order(order), content_type="application/pdf")
 
 
-def _goldfish_response(game: Any, entries: list[Any], data: dict[str, Any]) -> Response:
+def _proxies_job(request: Request, order: Any) -> Response | None:
+    """A 202 with a job for a large sheet (or when the client prefers to poll), else None."""
+    size = order_cards(order)
+    if not wants_background(
+        size=size, threshold=settings.JOB_PROXY_CARDS, prefer_async=prefers_async(request)
+    ):
+        return None
+    params, total = proxies_params(order)
+    job = job_submit(kind=Job.Kind.PROXIES, params=params, total=total, owner=request.user)
+    return job_accepted(job, request)
+
+
+def _goldfish_response(
+    request: Request,
+    game: Any,
+    entries: list[Any],
+    data: dict[str, Any],
+    deck_key: str | None = None,
+) -> Response:
+    if wants_background(
+        size=data["runs"],
+        threshold=settings.JOB_GOLDFISH_RUNS,
+        prefer_async=prefers_async(request),
+    ):
+        try:
+            # Checked now, so a bad request is a 400 here, not a failed job later.
+            goldfish_check(game=game, runs=data["runs"], policy=data["policy"])
+        except DeckInputError as exc:
+            raise ValidationError({exc.field: [str(exc)]}) from None
+        params, total = goldfish_params(
+            game=game,
+            entries=entries,
+            runs=data["runs"],
+            seed=data["seed"],
+            policy=data["policy"],
+            deck_key=deck_key,
+        )
+        job = job_submit(kind=Job.Kind.GOLDFISH, params=params, total=total, owner=request.user)
+        return job_accepted(job, request)
     try:
         result = goldfish_run(
             game=game, entries=entries, runs=data["runs"], seed=data["seed"], policy=data["policy"]
@@ -520,7 +633,11 @@ class GoldfishListView(APIView):
     @extend_schema(
         summary="Goldfish a posted decklist",
         request=GoldfishListSerializer,
-        responses={200: GoldfishResultSerializer},
+        responses={
+            200: GoldfishResultSerializer,
+            202: OpenApiResponse(JobSerializer, description=JOB_ACCEPTED),
+            400: DeckErrorSerializer,
+        },
     )
     def post(self, request: Request) -> Response:
         body = GoldfishListSerializer(data=request.data)
@@ -543,4 +660,4 @@ class GoldfishListView(APIView):
                 },
                 status=status.HTTP_400_BAD_REQUEST,
             )
-        return _goldfish_response(data["game"], result.entries, data)
+        return _goldfish_response(request, data["game"], result.entries, data)

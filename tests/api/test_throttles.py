@@ -34,3 +34,13 @@ def test_each_scope_has_its_own_budget(api, rates):
     assert api.post("/api/v1/decks/validate/", body, format="json").status_code == 200
     assert api.post("/api/v1/decks/validate/", body, format="json").status_code == 429
     assert api.get("/api/v1/games/").status_code == 200
+
+
+def test_a_forged_forwarded_for_header_does_not_buy_a_fresh_budget(api, rates):
+    rates(search="1/min")
+    assert (
+        api.get("/api/v1/cards/", {"q": "t:unit"}, HTTP_X_FORWARDED_FOR="10.0.0.1").status_code
+        == 200
+    )
+    forged = api.get("/api/v1/cards/", {"q": "t:unit"}, HTTP_X_FORWARDED_FOR="10.0.0.2")
+    assert forged.status_code == 429

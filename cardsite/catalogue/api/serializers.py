@@ -1,7 +1,6 @@
 from typing import Any
 
 from django.core.cache import cache
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.reverse import reverse
@@ -234,7 +233,7 @@ class CardSerializer(serializers.ModelSerializer):
     def get_short_url(self, card: Card) -> str:
         return _absolute(self.context, card.get_short_url())
 
-    @extend_schema_field(OpenApiTypes.URI)
+    @extend_schema_field(serializers.URLField(allow_null=True))
     def get_art(self, card: Card) -> str | None:
         return _absolute(self.context, card.art.url) if card.art else None
 

@@ -1,0 +1,92 @@
+"""The OpenAPI schema's error responses.
+
+Every API error has one JSON shape (cardsite.api.errors). Rather than each view listing the
+errors DRF and our handlers can answer with, this schema class adds them to every operation
+from what the operation takes and how its view is guarded, all pointing at one Error component.
+Views still declare their own errors where the body carries more (QueryError, StaleVersion...);
+an error a view declares without a body gets the Error body too.
+"""
+
+from http import HTTPStatus
+from typing import Any
+
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.plumbing import ComponentRegistry
+from rest_framework import serializers
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.permissions import SAFE_METHODS
+
+from cardsite.api.pagination import StablePagination
+
+# Paging parameters never make a 400: a bad page_size falls back to the default and a bad page
+# is a 404.
+PAGING_PARAMETERS = {StablePagination.page_query_param, StablePagination.page_size_query_param}
+
+
+class ErrorSerializer(serializers.Serializer):
+    """Every API error's body (some add fields of their own, named in their responses)."""
+
+    code = serializers.CharField(help_text="A stable, machine-readable reason, e.g. not_found.")
+    detail = serializers.CharField(help_text="What went wrong, for people.")
+    errors = serializers.DictField(
+        required=False,
+        help_text="For code=invalid: the messages for each field that has a problem.",
+    )
+
+
+class ApiSchema(AutoSchema):
+    def get_operation(
+        self,
+        path: str,
+        path_regex: str,
+        path_prefix: str,
+        method: str,
+        registry: ComponentRegistry,
+    ) -> dict[str, Any] | None:
+        operation = super().get_operation(path, path_regex, path_prefix, method, registry)
+        if operation is None:
+            return None
+        responses: dict[str, Any] = operation["responses"]
+        possible = self._possible_errors(operation)
+        for status, description in possible.items():
+            responses.setdefault(str(status), {"description": description})
+        error = self.resolve_serializer(ErrorSerializer, "response").ref
+        for status, response in responses.items():
+            if int(status) >= 400:
+                response.setdefault("content", {"application/json": {"schema": error}})
+                response["description"] = (
+                    response["description"]
+                    or possible.get(int(status))
+                    or HTTPStatus(int(status)).phrase
+                )
+        if "429" in responses:
+            responses["429"].setdefault("headers", {})["Retry-After"] = {
+                "schema": {"type": "integer"},
+                "description": "Seconds to wait before asking again.",
+            }
+        operation["responses"] = dict(sorted(responses.items()))
+        return operation
+
+    def _possible_errors(self, operation: dict[str, Any]) -> dict[int, str]:
+        """The errors DRF and our handlers can answer this operation with, and why."""
+        parameters = operation.get("parameters", [])
+        query = {p["name"] for p in parameters if p["in"] == "query"}
+        schemes = {name for requirement in operation.get("security", []) for name in requirement}
+        authenticators = self.view.get_authenticators()
+        errors: dict[int, str] = {}
+        if "requestBody" in operation or query - PAGING_PARAMETERS:
+            errors[400] = "The request has invalid fields or values."
+        if schemes:
+            # A bad token is refused even where signing in is optional.
+            errors[401] = "Not signed in, or the token is not valid."
+        if self.method not in SAFE_METHODS and any(
+            isinstance(a, SessionAuthentication) for a in authenticators
+        ):
+            errors[403] = "Not allowed (or, signed in by session, no CSRF token)."
+        if any(p["in"] == "path" for p in parameters) or StablePagination.page_query_param in query:
+            errors[404] = "No such resource, or no such page."
+        if "requestBody" in operation:
+            errors[415] = "The body is not in a content type the operation reads."
+        if self.view.get_throttles():
+            errors[429] = "Too many requests; see Retry-After."
+        return errors
