@@ -18,6 +18,11 @@ from engines import ENGINES, get_engine
 from engines.base import GameEngine, StatField
 
 
+class GameManager(models.Manager["Game"]):
+    def get_by_natural_key(self, slug: str) -> Game:
+        return self.get(slug=slug)
+
+
 class Game(models.Model):
     slug = models.SlugField(unique=True)
     name = models.CharField(max_length=100)
@@ -25,6 +30,11 @@ class Game(models.Model):
     play_time = models.CharField(max_length=40, blank=True)
     description = models.CharField(max_length=300, blank=True, help_text="One line.")
     source = models.TextField(blank=True)
+
+    # Natural keys let backups (decks/backups.py, dumpdata --natural-foreign) name catalogue
+    # rows by what stays the same when the catalogue is loaded into a fresh database, where
+    # the integer keys come out different.
+    objects = GameManager()
 
     class Meta:
         ordering = ["name"]
@@ -34,6 +44,9 @@ class Game(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("catalogue:game", args=[self.slug])
+
+    def natural_key(self) -> tuple[str]:
+        return (self.slug,)
 
     @property
     def engine(self) -> GameEngine:
@@ -64,6 +77,11 @@ class CardSet(models.Model):
         return f"{self.name} [{self.code}]{label}"
 
 
+class FactionManager(models.Manager["Faction"]):
+    def get_by_natural_key(self, game_slug: str, slug: str) -> Faction:
+        return self.get(game__slug=game_slug, slug=slug)
+
+
 class Faction(models.Model):
     """A faction, race, suit or affiliation: each game calls its colours something else."""
 
@@ -88,12 +106,19 @@ class Faction(models.Model):
     description = models.TextField(blank=True)
     source = models.TextField(blank=True)
 
+    objects = FactionManager()
+
     class Meta:
         ordering = ["game__name", "name"]
         constraints = [models.UniqueConstraint(fields=["game", "slug"], name="unique_faction")]
 
     def __str__(self) -> str:
         return self.name
+
+    def natural_key(self) -> tuple[str, str]:
+        return (*self.game.natural_key(), self.slug)
+
+    natural_key.dependencies = ["catalogue.game"]
 
 
 class CardType(models.Model):
@@ -206,6 +231,11 @@ def number_sort_key(number: str) -> int:
     return int(match.group()) if match else 0
 
 
+class CardManager(models.Manager["Card"]):
+    def get_by_natural_key(self, short_id: str) -> Card:
+        return self.get(short_id=short_id)
+
+
 class Card(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="cards")
     card_set = models.ForeignKey(
@@ -248,6 +278,8 @@ class Card(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
+    objects = CardManager()
+
     class Meta:
         ordering = ["game__name", "card_set__code", "number_sort", "number", "id"]
         constraints = [
@@ -284,6 +316,11 @@ class Card(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("catalogue:card", args=[self.short_id, self.slug])
+
+    def natural_key(self) -> tuple[str]:
+        # The short id alone: unique across games, and derived from game, set and number
+        # (short_ids.py), so a re-loaded catalogue gives every card the id it had.
+        return (self.short_id,)
 
     def get_short_url(self) -> str:
         return reverse("catalogue:short-link", args=[self.short_id])

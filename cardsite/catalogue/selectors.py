@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import datetime
+import hashlib
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from cardsite.catalogue.documents import FORMAT, VERSION
@@ -21,6 +24,7 @@ from cardsite.catalogue.models import (
     Ruling,
     Term,
 )
+from cardsite.catalogue.versioning import catalogue_version
 
 
 def card_queryset() -> QuerySet[Card]:
@@ -100,6 +104,47 @@ def card_search(
     compiled = compile_query(text, games=games_for(game), scoped=game is not None)
     base = cards if cards is not None else card_list(game=game)
     return SearchResult(compiled.apply(base), compiled.warnings, compiled.name_words)
+
+
+@dataclass(frozen=True)
+class FoundIds:
+    """A search's matching card ids in order, ready to page over, with its notes."""
+
+    ids: list[int]
+    warnings: list[str]
+    name_words: list[str]
+
+
+# A search's ids are kept while the catalogue is unchanged (its version is in the key), and
+# only if there are few enough to be cheaper to fetch from the cache than to find again.
+SEARCH_CACHE_SECONDS = 10 * 60
+SEARCH_CACHE_MAX_IDS = 20_000
+
+
+def card_search_ids(
+    *,
+    text: str,
+    game: str | None = None,
+    cards: QuerySet[Card] | None = None,
+    narrowed_by: str = "",
+) -> FoundIds:
+    """card_search's ids, from the shared cache when the same search ran on this version of
+    the catalogue. `narrowed_by` names what narrowed `cards` (the API's filters), so searches
+    over different narrowings never share an entry. Raises QuerySyntaxError as card_search."""
+    key = (
+        "search:"
+        + hashlib.sha256(
+            json.dumps([catalogue_version(), text, game, narrowed_by]).encode()
+        ).hexdigest()
+    )
+    hit = cache.get(key)
+    if hit is not None:
+        return FoundIds(*hit)
+    result = card_search(text=text, game=game, cards=cards)
+    found = FoundIds(list(result.ids), result.warnings, result.name_words)
+    if len(found.ids) <= SEARCH_CACHE_MAX_IDS:
+        cache.set(key, (found.ids, found.warnings, found.name_words), SEARCH_CACHE_SECONDS)
+    return found
 
 
 def set_neighbours(card: Card) -> tuple[Card | None, Card | None]:

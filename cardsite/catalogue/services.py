@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import transaction
+from django.db import DataError, IntegrityError, transaction
 from django.utils import timezone
 
 from cardsite.catalogue.documents import Document, DocumentError, Problem, Record
@@ -385,7 +385,7 @@ def _check_document(
                 },
                 set_code=set_code,
                 type_slug=slugify(type_name),
-                subtypes=c.names(rec, "subtypes"),
+                subtypes=_distinct_names(c.names(rec, "subtypes")),
                 faction_slugs=sorted({slugify(f) for f in factions_}),
                 keyword_slugs=sorted({slugify(k) for k in keywords_}),
                 rarity_slug=slugify(rarity) if rarity else None,
@@ -398,6 +398,15 @@ def _check_document(
     for card in cards:
         card.content_hash = _content_hash(card)
     return sections, cards
+
+
+def _distinct_names(names: list[str]) -> list[str]:
+    """The names once each, by slug, first spelling kept: as factions and keywords already
+    were, or "Soldier; soldier" links the card to one subtype twice and the database refuses."""
+    first: dict[str, str] = {}
+    for name in names:
+        first.setdefault(slugify(name), name)
+    return list(first.values())
 
 
 def _content_hash(card: _CleanCard) -> str:
@@ -455,19 +464,30 @@ def catalogue_import(
     game = Game.objects.filter(slug=game_slug).first()
     sections, cards = _check_document(game, engine, document)
 
-    with transaction.atomic():
-        game = game_sync(engine=engine, meta=document.game.data if document.game else None)
-        summary = ImportSummary(game=game.slug, sections={k: len(v) for k, v in sections.items()})
-        for row in sections["sets"]:
-            CardSet.objects.update_or_create(game=game, code=row.pop("code"), defaults=row)
-        _upsert(Faction, game, "slug", sections["factions"])
-        _upsert(Rarity, game, "slug", sections["rarities"])
-        _upsert(Keyword, game, "slug", sections["keywords"])
-        _upsert(Term, game, "slug", sections["terms"])
-        if cards:
-            _write_cards(game, cards, summary, progress)
-        bump_catalogue_version()
-        transaction.on_commit(bump_catalogue_version)
+    try:
+        with transaction.atomic():
+            game = game_sync(engine=engine, meta=document.game.data if document.game else None)
+            summary = ImportSummary(
+                game=game.slug, sections={k: len(v) for k, v in sections.items()}
+            )
+            for row in sections["sets"]:
+                CardSet.objects.update_or_create(game=game, code=row.pop("code"), defaults=row)
+            _upsert(Faction, game, "slug", sections["factions"])
+            _upsert(Rarity, game, "slug", sections["rarities"])
+            _upsert(Keyword, game, "slug", sections["keywords"])
+            _upsert(Term, game, "slug", sections["terms"])
+            if cards:
+                _write_cards(game, cards, summary, progress)
+            bump_catalogue_version()
+            transaction.on_commit(bump_catalogue_version)
+    except (IntegrityError, DataError) as exc:
+        # Some conflicts only the database sees: a row another session committed while this
+        # import ran, or a value one backend stores and another refuses. The transaction
+        # has rolled back, so the caller gets the same all-or-nothing refusal as for a bad
+        # row, not a traceback; the database's own words are the only detail there is.
+        detail = "; ".join(line.strip() for line in str(exc).splitlines() if line.strip())
+        message = f"the database refused the import, so nothing was written: {detail}"
+        raise DocumentError([Problem(None, "", message)]) from exc
     return summary
 
 

@@ -6,17 +6,23 @@ from typing import Any
 import qrcode
 import qrcode.image.svg
 from django.conf import settings
+from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 from django.views.decorators.cache import cache_control
 
 from cardsite.catalogue import selectors
 from cardsite.catalogue.search import examples, names
 from cardsite.catalogue.search.query import QuerySyntaxError
+from cardsite.catalogue.versioning import catalogue_version
 
 GRID_PAGE = 24
 LIST_PAGE = 100
+# Cached pages also go when the catalogue changes; this only bounds an idle entry's life.
+PAGE_CACHE_SECONDS = 60 * 60
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -62,7 +68,7 @@ def search(request: HttpRequest) -> HttpResponse:
     if not text:
         return render(request, "catalogue/search.html", context)
     try:
-        result = selectors.card_search(text=text, game=game_slug)
+        result = selectors.card_search_ids(text=text, game=game_slug)
     except QuerySyntaxError as exc:
         context.update(
             error=exc.message,
@@ -107,21 +113,38 @@ def syntax(request: HttpRequest) -> HttpResponse:
 
 
 def card_detail(request: HttpRequest, short_id: str, slug: str | None = None) -> HttpResponse:
-    card = selectors.card_get(short_id=short_id)
-    if card is None:
-        raise Http404(f"No card {short_id!r}.")
-    if slug != card.slug:
-        return HttpResponsePermanentRedirect(card.get_absolute_url())
-    before, after = selectors.set_neighbours(card)
+    # The page's body is the same for everyone, so it is rendered once per catalogue version
+    # (any catalogue write starts a new one) and kept in the shared cache.
+    key = f"card-page:{catalogue_version()}:{short_id}"
+    page = cache.get(key)
+    if page is None:
+        card = selectors.card_get(short_id=short_id)
+        if card is None:
+            raise Http404(f"No card {short_id!r}.")
+        before, after = selectors.set_neighbours(card)
+        body = render_to_string(
+            "catalogue/_card.html",
+            {
+                "card": card,
+                "before": before,
+                "after": after,
+                "short_url": settings.SITE_URL + card.get_short_url(),
+            },
+        )
+        page = {
+            "slug": card.slug,
+            "url": card.get_absolute_url(),
+            "title": f"{card.name} · {card.game.name}",
+            "body": body,
+        }
+        cache.set(key, page, PAGE_CACHE_SECONDS)
+    if slug != page["slug"]:
+        return HttpResponsePermanentRedirect(page["url"])
     return render(
         request,
         "catalogue/card.html",
-        {
-            "card": card,
-            "before": before,
-            "after": after,
-            "short_url": settings.SITE_URL + card.get_short_url(),
-        },
+        # Safe: the body is our own template's output, escaped when it was rendered.
+        {"title": page["title"], "body": mark_safe(page["body"])},
     )
 
 

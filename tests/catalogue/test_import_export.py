@@ -300,3 +300,28 @@ def test_the_service_reports_problems_without_touching_the_database():
         catalogue_import(game_slug="conquest-of-fates", document=document)
     [problem] = excinfo.value.problems
     assert (problem.line, problem.field) == (1, "stats.cq")
+
+
+def test_a_subtype_named_twice_on_one_card_links_it_once(tmp_path):
+    # As factions and keywords already were; the database would refuse the second link.
+    out, _ = import_file(
+        tmp_path,
+        "twice.json",
+        json.dumps(
+            {
+                "cards": [
+                    {
+                        "set": "ORI-SMP",
+                        "number": "901",
+                        "name": "Twice a Soldier",
+                        "type": "Unit",
+                        "subtypes": ["Soldier", "soldier", "Pilot", "Soldier"],
+                    }
+                ]
+            }
+        ),
+        "conquest-of-orion",
+    )
+    assert "1 cards created" in out
+    card = Card.objects.get(card_set__code="ORI-SMP", number="901")
+    assert sorted(s.slug for s in card.subtypes.all()) == ["pilot", "soldier"]

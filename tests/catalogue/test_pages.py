@@ -1,4 +1,6 @@
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from cardsite.catalogue.models import Card
 
@@ -130,3 +132,19 @@ def test_a_card_page_shows_its_qr_short_link(client):
     assert f"/cards/{card.short_id}/qr.svg" in page
     svg = client.get(f"/cards/{card.short_id}/qr.svg")
     assert svg["Content-Type"] == "image/svg+xml"
+
+
+def test_a_card_page_is_rendered_once_and_again_after_the_card_changes(client):
+    card = Card.objects.filter(card_set__code="ORI-SMP").order_by("number_sort").first()
+    url = card.get_absolute_url()
+    assert card.name in client.get(url).content.decode()
+    with CaptureQueriesContext(connection) as queries:
+        again = client.get(url)
+    assert again.status_code == 200 and card.name in again.content.decode()
+    assert sum("SELECT" in q["sql"] for q in queries) == 0
+
+    card.rules_text = "A freshly errata'd text."
+    card.save()
+    assert "A freshly errata&#x27;d text." in client.get(url).content.decode()
+    # The cached page keeps its redirect from a stale slug, too.
+    assert client.get(f"/cards/{card.short_id}/old-name/")["Location"] == url

@@ -2,6 +2,7 @@
 PostgreSQL (tsvector and trigram indexes)."""
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -247,6 +248,7 @@ def test_a_search_that_finds_nothing_suggests_close_names(api):
 def test_a_search_runs_the_same_bounded_number_of_queries_whatever_the_page_size(api):
     counts = []
     for page_size in (1, 20, 200):
+        cache.clear()  # each time cold: a cached search would skip the search itself
         with CaptureQueriesContext(connection) as queries:
             response = api.get(
                 "/api/v1/cards/",
@@ -255,9 +257,34 @@ def test_a_search_runs_the_same_bounded_number_of_queries_whatever_the_page_size
         assert response.status_code == 200
         counts.append(sum(q["sql"].lstrip().upper().startswith("SELECT") for q in queries))
     # games; faction, keyword, type and classification lookups, and the matching card ids of
-    # the three many-to-many terms; count, the page's ids and cards; a prefetch each for
-    # classifications, factions, keywords, rulings and errata
-    assert counts == [16, 16, 16]
+    # the three many-to-many terms; the matching ids in order, then the page's cards; a
+    # prefetch each for classifications, factions, keywords, rulings and errata
+    assert counts == [15, 15, 15]
+
+
+def test_a_repeated_search_comes_from_the_cache_until_the_catalogue_changes(api, client):
+    query = {"q": "f:humans t:unit", "page_size": 5}
+    with CaptureQueriesContext(connection) as cold:
+        first = api.get("/api/v1/cards/", query).json()
+    with CaptureQueriesContext(connection) as warm:
+        again = api.get("/api/v1/cards/", query).json()
+    assert again == first
+    # The ids from the search cache, the page's records from the card cache: no SELECT at all.
+    assert sum("SELECT" in q["sql"] for q in cold) == 13
+    assert sum("SELECT" in q["sql"] for q in warm) == 0
+    assert client.get("/search/", {"q": "f:humans t:unit"}).status_code == 200
+
+    renamed = Card.objects.get(short_id=first["results"][0]["id"])
+    renamed.name = "Aaa Renamed Human"
+    renamed.save()
+    fresh = api.get("/api/v1/cards/", query).json()
+    assert fresh["results"][0]["name"] == "Aaa Renamed Human"
+
+
+def test_searches_narrowed_by_different_filters_never_share_a_cached_answer(api):
+    everywhere = api.get("/api/v1/cards/", {"q": "t:unit"}).json()["count"]
+    in_one_set = api.get("/api/v1/cards/", {"q": "t:unit", "set": "ORI-SMP"}).json()["count"]
+    assert 0 < in_one_set < everywhere
 
 
 def test_fuzzy_names_survive_typos_and_missing_punctuation(api):

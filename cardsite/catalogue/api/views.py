@@ -1,13 +1,15 @@
 """Catalogue API. Views only wire selectors and the search compiler to serializers."""
 
+import json
 from typing import Any
 
+from django.core.validators import slug_re
 from django.db.models import QuerySet
 from django.utils.decorators import method_decorator
 from django.views.decorators.http import condition
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
+    OpenApiResponse,
     extend_schema,
     extend_schema_view,
 )
@@ -17,6 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from cardsite.api.pagination import SearchPagination
+from cardsite.api.schema import ErrorSerializer
 from cardsite.catalogue import selectors
 from cardsite.catalogue.api.filters import CardFilter, SetFilter
 from cardsite.catalogue.api.serializers import (
@@ -90,15 +93,15 @@ class SetViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         return selectors.set_list()
 
 
-class QueryErrorSerializer(serializers.Serializer):
-    code = serializers.CharField()
-    detail = serializers.CharField()
-    position = serializers.IntegerField()
+class QueryErrorSerializer(ErrorSerializer):
+    """A 400 for the card list: a filter naming nothing, or a query that does not parse."""
+
+    position = serializers.IntegerField(
+        required=False, help_text="For code=invalid_query: where in `q` parsing stopped."
+    )
 
 
-class NameMissSerializer(serializers.Serializer):
-    code = serializers.CharField()
-    detail = serializers.CharField()
+class NameMissSerializer(ErrorSerializer):
     candidates = serializers.ListField(child=serializers.CharField())
 
 
@@ -110,6 +113,12 @@ def _card_etag(request: Any, id: str, **kwargs: Any) -> str | None:
 def _card_last_modified(request: Any, id: str, **kwargs: Any) -> Any:
     version = selectors.card_version(short_id=id)
     return version[1] if version else None
+
+
+def _filters_key(request: Request) -> str:
+    """The list filters a search ran under, canonically: what else its result depends on."""
+    names = sorted(set(CardFilter.base_filters) - {"q"})
+    return json.dumps([(n, request.query_params.getlist(n)) for n in names])
 
 
 @extend_schema_view(
@@ -126,7 +135,25 @@ def _card_last_modified(request: Any, id: str, **kwargs: Any) -> Any:
         ],
         responses={200: CardSerializer(many=True), 400: QueryErrorSerializer},
     ),
-    retrieve=extend_schema(summary="One card, by its short id; answers If-None-Match with 304"),
+    retrieve=extend_schema(
+        summary="One card, by its short id; answers If-None-Match with 304",
+        parameters=[
+            OpenApiParameter(
+                "If-None-Match",
+                str,
+                OpenApiParameter.HEADER,
+                description="The ETag you hold: 304 if the card has not changed.",
+            ),
+            OpenApiParameter(
+                "ETag",
+                str,
+                OpenApiParameter.HEADER,
+                response=[200, 304],
+                description="Its version.",
+            ),
+        ],
+        responses={200: CardSerializer, 304: OpenApiResponse(description="Not modified")},
+    ),
 )
 class CardViewSet(viewsets.ReadOnlyModelViewSet):
     serializer_class = CardSerializer
@@ -148,7 +175,9 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
         name_words: list[str] = []
         if query:
             try:
-                result = selectors.card_search(text=query, game=game, cards=cards)
+                result = selectors.card_search_ids(
+                    text=query, game=game, cards=cards, narrowed_by=_filters_key(request)
+                )
             except QuerySyntaxError as exc:
                 return Response(
                     {"code": "invalid_query", "detail": str(exc), "position": exc.position},
@@ -176,7 +205,7 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
             OpenApiParameter("fuzzy", str, description="A name, typos and all."),
             OpenApiParameter("exact", str, description="The exact name (case and accents aside)."),
         ],
-        responses={200: CardSerializer, 404: NameMissSerializer, 400: OpenApiTypes.OBJECT},
+        responses={200: CardSerializer, 404: NameMissSerializer},
     )
     @action(detail=False, methods=["get"], filterset_class=None, pagination_class=None)
     def named(self, request: Request) -> Response:
@@ -188,7 +217,8 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
                 status=status.HTTP_400_BAD_REQUEST,
             )
         game = params.get("game")
-        if game and not Game.objects.filter(slug=game).exists():
+        # Checked as a slug first: PostgreSQL refuses a query holding a NUL character.
+        if game and not (slug_re.fullmatch(game) and Game.objects.filter(slug=game).exists()):
             return Response(
                 {
                     "code": "invalid",
