@@ -1,0 +1,334 @@
+"""Backups of what people made: their accounts, API tokens and decks.
+
+A backup is a Django fixture, the JSON list `dumpdata` writes, with natural keys throughout:
+users and groups by name, decks by share key, deck entries by (share key, card short id, zone),
+and the catalogue rows decks point at by game slug, (game slug, faction slug) and short id. No
+integer key appears, so a backup restores into a fresh database whose catalogue was loaded
+again (`load_games`, `import_cards`) and whose keys all differ. `manage.py loaddata` can read
+it; `restore_backup` adds what loaddata lacks: the whole file is checked against the catalogue
+first, every reference that does not resolve is named by line and field, and the restore is
+one transaction.
+
+The catalogue itself is not in a backup: it is rebuilt from its fixtures and import files.
+Neither are background jobs (their results expire within hours) nor format settings (site
+configuration, which `dumpdata decks.formatsetting --natural-foreign` covers).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import gzip
+import itertools
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import IO, Any
+
+from django.contrib.auth.models import Group, User
+from django.core import serializers
+from django.core.exceptions import ObjectDoesNotExist, ValidationError
+from django.core.serializers.base import DeserializationError
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import DatabaseError, connection, models, transaction
+from rest_framework.authtoken.models import Token
+
+from cardsite.catalogue.documents import DocumentError, Problem, Record, read_json_list
+from cardsite.catalogue.models import Card, Faction, Game
+from decks.models import Deck, DeckEntry
+
+# In the order they are written and restored: everything a row points at comes before it.
+MODELS: tuple[type[models.Model], ...] = (Group, User, Token, Deck, DeckEntry)
+LABELS = tuple(model._meta.label_lower for model in MODELS)
+_CHUNK = 900  # rows per query, under SQLite's limit on bound parameters
+
+
+@dataclass
+class BackupSummary:
+    counts: dict[type[models.Model], int]
+
+    def __str__(self) -> str:
+        return ", ".join(
+            f"{n} {model._meta.verbose_name if n == 1 else model._meta.verbose_name_plural}".lower()
+            for model, n in self.counts.items()
+        )
+
+
+def _querysets() -> list[models.QuerySet]:
+    # Related rows fetched up front: a natural key reads its row's relations, one query
+    # each otherwise.
+    return [
+        Group.objects.prefetch_related("permissions__content_type").order_by("name"),
+        User.objects.prefetch_related("groups", "user_permissions__content_type").order_by("pk"),
+        Token.objects.select_related("user").order_by("user_id"),
+        Deck.objects.select_related("owner", "game", "faction__game", "forked_from").order_by("pk"),
+        DeckEntry.objects.select_related("deck", "card").order_by("pk"),
+    ]
+
+
+class _Encoder(DjangoJSONEncoder):
+    """DjangoJSONEncoder rounds times to the millisecond; a restored deck should say it was last
+    changed exactly when it was."""
+
+    def default(self, o: Any) -> Any:
+        if isinstance(o, dt.datetime):
+            return o.isoformat()
+        return super().default(o)
+
+
+def _chunks(items: Iterable[models.Model], size: int) -> Iterator[list[models.Model]]:
+    iterator = iter(items)
+    while chunk := list(itertools.islice(iterator, size)):
+        yield chunk
+
+
+def write_backup(out: IO[str]) -> BackupSummary:
+    """Every user, group, token, deck and deck entry, as a fixture with natural keys, one
+    object per line."""
+    counts: dict[type[models.Model], int] = {}
+    # The isolation level can only be set by a transaction's first statement, so not when the
+    # caller (a test) already opened one around this.
+    outermost = not connection.in_atomic_block
+    with transaction.atomic():
+        if outermost and connection.vendor == "postgresql":
+            # One snapshot for every table: a deck saved while the backup runs must not have
+            # its entries written without the deck, or the backup would not restore. (SQLite's
+            # read transaction is a snapshot already.)
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        out.write("[")
+        first = True
+        for queryset in _querysets():
+            count = 0
+            for chunk in _chunks(queryset.iterator(chunk_size=2000), 2000):
+                for obj in serializers.serialize(
+                    "python", chunk, use_natural_foreign_keys=True, use_natural_primary_keys=True
+                ):
+                    out.write("\n" if first else ",\n")
+                    out.write(json.dumps(obj, cls=_Encoder, ensure_ascii=False))
+                    first = False
+                    count += 1
+            counts[queryset.model] = count
+        out.write("\n]\n")
+    return BackupSummary(counts)
+
+
+def read_backup(raw: bytes) -> list[Record]:
+    """The objects of a backup file (gzipped or not), each with the line it starts on."""
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError) as exc:
+            raise DocumentError([Problem(None, "", f"not a readable gzip file: {exc}")]) from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise DocumentError([Problem(line, "", "the file is not UTF-8 text")]) from None
+    return read_json_list(text)
+
+
+def _key(value: Any, size: int) -> tuple[str, ...] | None:
+    """A natural key as the backup writes it (a list of `size` strings), or None."""
+    if isinstance(value, list) and len(value) == size and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    return None
+
+
+def check_backup(records: list[Record]) -> list[Problem]:
+    """Everything in a backup that cannot be restored here, each with its line and field:
+    above all, cards, games and factions the catalogue does not have."""
+    problems: list[Problem] = []
+    by_label: dict[str, list[tuple[Record, dict[str, Any]]]] = {label: [] for label in LABELS}
+    for record in records:
+        data = record.data
+        if not isinstance(data, dict) or not isinstance(data.get("fields"), dict):
+            problems.append(Problem(record.line, "", "expected an object with model and fields"))
+        elif data.get("model") not in LABELS:
+            problems.append(
+                Problem(
+                    record.line,
+                    "model",
+                    f"{data.get('model')!r} is not part of a deck backup "
+                    f"(expected one of {', '.join(LABELS)})",
+                )
+            )
+        else:
+            by_label[data["model"]].append((record, data["fields"]))
+
+    usernames = {f.get("username") for _, f in by_label["auth.user"]}
+    deck_games = {f.get("share_key"): _key(f.get("game"), 1) for _, f in by_label["decks.deck"]}
+
+    def wanted(label: str, field: str, size: int) -> set[tuple[str, ...]]:
+        return {k for _, f in by_label[label] if (k := _key(f.get(field), size))}
+
+    games = {g for (g,) in wanted("decks.deck", "game", 1)}
+    known_games = set(Game.objects.filter(slug__in=games).values_list("slug", flat=True))
+    factions = wanted("decks.deck", "faction", 2)
+    known_factions = set(
+        Faction.objects.filter(game__slug__in={g for g, _ in factions}).values_list(
+            "game__slug", "slug"
+        )
+    )
+    short_ids = [s for (s,) in wanted("decks.deckentry", "card", 1)]
+    card_games: dict[str, str] = {}
+    for start in range(0, len(short_ids), _CHUNK):
+        card_games.update(
+            Card.objects.filter(short_id__in=short_ids[start : start + _CHUNK]).values_list(
+                "short_id", "game__slug"
+            )
+        )
+    owners = [u for (u,) in wanted("decks.deck", "owner", 1) | wanted("authtoken.token", "user", 1)]
+    known_users = usernames | set(
+        User.objects.filter(username__in=[u for u in owners if u not in usernames]).values_list(
+            "username", flat=True
+        )
+    )
+    forked = [k for (k,) in wanted("decks.deck", "forked_from", 1) if k not in deck_games]
+    known_decks = set(deck_games) | set(
+        Deck.objects.filter(share_key__in=forked).values_list("share_key", flat=True)
+    )
+
+    def reference(
+        record: Record, fields: dict[str, Any], name: str, size: int
+    ) -> tuple[str, ...] | None:
+        value = fields.get(name)
+        key = _key(value, size)
+        if key is None:
+            what = "a name" if size == 1 else f"a list of {size} names"
+            problems.append(
+                Problem(record.line, f"fields.{name}", f"expected {what}, got {value!r}")
+            )
+        return key
+
+    for record, fields in by_label["authtoken.token"]:
+        if (user := reference(record, fields, "user", 1)) and user[0] not in known_users:
+            problems.append(
+                Problem(
+                    record.line, "fields.user", f"no user {user[0]!r} in the backup or the database"
+                )
+            )
+    for record, fields in by_label["decks.deck"]:
+        if not isinstance(fields.get("share_key"), str):
+            problems.append(Problem(record.line, "fields.share_key", "expected the share key"))
+        if (owner := reference(record, fields, "owner", 1)) and owner[0] not in known_users:
+            problems.append(
+                Problem(
+                    record.line,
+                    "fields.owner",
+                    f"no user {owner[0]!r} in the backup or the database",
+                )
+            )
+        if (game := reference(record, fields, "game", 1)) and game[0] not in known_games:
+            problems.append(
+                Problem(record.line, "fields.game", f"the catalogue has no game {game[0]!r}")
+            )
+        if fields.get("faction") is not None:
+            faction = reference(record, fields, "faction", 2)
+            if faction and faction not in known_factions:
+                problems.append(
+                    Problem(
+                        record.line,
+                        "fields.faction",
+                        f"the catalogue has no faction {faction[1]!r} in {faction[0]!r}",
+                    )
+                )
+        if fields.get("forked_from") is not None:
+            source = reference(record, fields, "forked_from", 1)
+            if source and source[0] not in known_decks:
+                problems.append(
+                    Problem(
+                        record.line,
+                        "fields.forked_from",
+                        f"no deck with share key {source[0]!r} in the backup or the database",
+                    )
+                )
+    for record, fields in by_label["decks.deckentry"]:
+        deck = reference(record, fields, "deck", 1)
+        if deck and deck[0] not in deck_games:
+            problems.append(
+                Problem(record.line, "fields.deck", f"no deck {deck[0]!r} in the backup")
+            )
+        card = reference(record, fields, "card", 1)
+        if card is None:
+            continue
+        card_game = card_games.get(card[0])
+        deck_game = deck_games.get(deck[0]) if deck else None
+        if card_game is None:
+            problems.append(
+                Problem(
+                    record.line,
+                    "fields.card",
+                    f"the catalogue has no card with the short id {card[0]!r}; load the "
+                    "catalogue first (manage.py load_games, and import_cards for other sets)",
+                )
+            )
+        elif deck_game and card_game != deck_game[0]:
+            problems.append(
+                Problem(
+                    record.line,
+                    "fields.card",
+                    f"card {card[0]!r} is a {card_game} card, but deck {deck[0]!r} "
+                    f"is for {deck_game[0]}",
+                )
+            )
+    return problems
+
+
+def restore_backup(records: list[Record]) -> BackupSummary:
+    """Put back everything in a backup, in one transaction, or nothing (DocumentError).
+
+    Rows are matched by natural key: a user, group or deck that exists is overwritten with the
+    backup's copy, and a restored deck's cards are exactly the backup's. Nothing the backup
+    does not mention is deleted, except a user's API token when the backup holds another one
+    (a user has one token).
+    """
+    problems = check_backup(records)
+    if problems:
+        raise DocumentError(problems)
+    counts = dict.fromkeys(MODELS, 0)
+    by_label = {model._meta.label_lower: model for model in MODELS}
+    current: Record | None = None
+    try:
+        with transaction.atomic():
+            share_keys = [r.data["fields"]["share_key"] for r in records if _is(r, "decks.deck")]
+            for start in range(0, len(share_keys), _CHUNK):
+                DeckEntry.objects.filter(
+                    deck__share_key__in=share_keys[start : start + _CHUNK]
+                ).delete()
+            for record in records:
+                if _is(record, "authtoken.token"):
+                    fields = record.data["fields"]
+                    Token.objects.filter(user__username=fields["user"][0]).exclude(
+                        key=record.data.get("pk")
+                    ).delete()
+            objects = serializers.deserialize(
+                "python", [r.data for r in records], handle_forward_references=True
+            )
+            deferred = []
+            for record in records:
+                current = record
+                obj = next(objects)
+                obj.save()
+                if obj.deferred_fields:
+                    deferred.append((record, obj))
+                counts[by_label[record.data["model"]]] += 1
+            for record, obj in deferred:
+                current = record
+                obj.save_deferred_fields()
+            current = None  # what fails from here on fails at commit, on no one line
+    except (DeserializationError, DatabaseError, ValidationError, ObjectDoesNotExist) as exc:
+        detail = "; ".join(line.strip() for line in str(exc).splitlines() if line.strip())
+        raise DocumentError(
+            [
+                Problem(
+                    current.line if current else None,
+                    "",
+                    f"the database refused this, so nothing was restored: {detail}",
+                )
+            ]
+        ) from exc
+    return BackupSummary(counts)
+
+
+def _is(record: Record, label: str) -> bool:
+    return record.data["model"] == label

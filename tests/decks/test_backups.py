@@ -1,0 +1,365 @@
+"""Dump and restore of users' decks round-trips, into a catalogue loaded afresh.
+
+Each test builds several users with decks in every game (public, unlisted and private, a fork,
+cards in several zones, unicode everywhere), writes a real backup file, deletes the people, and
+reloads the catalogue so that every game, faction and card comes back under a new integer key,
+as in a fresh database. Only then is the backup restored.
+"""
+
+import gzip
+import io
+import json
+
+import pytest
+from django.contrib.auth.models import Group, Permission, User
+from django.core.management import CommandError, call_command
+from rest_framework.authtoken.models import Token
+
+from cardsite.catalogue.models import Card, Faction, Game
+from decks.models import Deck, DeckEntry
+from decks.services import RequestedCard, deck_create, deck_fork, deck_update
+
+pytestmark = pytest.mark.django_db
+
+UNICODE = "Élan vital — 🐉 ドラゴン, ½ \u2018quoted\u2019 ✓\nsecond line"
+
+
+def requests(game: str, zones: dict[str, int]) -> list[RequestedCard]:
+    """The first cards of each zone of a game, two or three of each, placed in that zone."""
+    wanted = []
+    for zone, count in zones.items():
+        cards = Card.objects.filter(game__slug=game, card_type__zone=zone).order_by(
+            "card_set__code", "number_sort", "number"
+        )[:count]
+        assert len(cards) == count, (game, zone)
+        wanted += [RequestedCard(2 + i % 2, None, c.short_id, zone) for i, c in enumerate(cards)]
+    return wanted
+
+
+def first_faction(game: str) -> str:
+    return Faction.objects.filter(game__slug=game).order_by("name").first().name
+
+
+@pytest.fixture
+def people():
+    """Three people, a group, two API tokens and six decks across the five games."""
+    moderators = Group.objects.create(name="Moderators")
+    moderators.permissions.add(Permission.objects.get(codename="change_deck"))
+    alice = User.objects.create_user(
+        "alice", "alice@example.org", "wonderland-42", first_name="Alice"
+    )
+    bob = User.objects.create_user("bob", password="builder-42", last_name="Bâtisseur")
+    bob.groups.add(moderators)
+    zoe = User.objects.create_user("zoë", password="ünïcode-42", is_staff=True)
+    zoe.user_permissions.add(Permission.objects.get(codename="view_deck"))
+    Token.objects.create(user=alice)
+    Token.objects.create(user=zoe)
+
+    def game(slug):
+        return Game.objects.get(slug=slug)
+
+    rush = deck_create(
+        owner=alice,
+        game=game("conquest-for-the-capital"),
+        format_slug="faction-deck",
+        name="Dwarves rush",
+        description=UNICODE,
+        visibility="public",
+        faction="Dwarves",
+        requested=requests("conquest-for-the-capital", {"battle": 4, "upgrade": 3}),
+    )
+    deck_update(deck=rush, expected_version=1, changes={"name": "Dwarves rush, tuned"})
+    deck_create(
+        owner=alice,
+        game=game("fate-foretold"),
+        format_slug="nest",
+        name="Nest of sigils",
+        visibility="unlisted",
+        requested=requests("fate-foretold", {"nest": 5, "sigils": 2}),
+    )
+    deck_create(
+        owner=bob,
+        game=game("conquest-alpha-tactics"),
+        format_slug="faction-deck",
+        name="Targets first",
+        faction=first_faction("conquest-alpha-tactics"),
+        requested=requests("conquest-alpha-tactics", {"main": 5, "targets": 3}),
+    )
+    fork = deck_fork(deck=rush, owner=bob)
+    deck_update(deck=fork, expected_version=1, changes={"description": "Bob\u2019s take ✓"})
+    deck_update(deck=fork, expected_version=2, changes={"visibility": "unlisted"})
+    deck_create(
+        owner=zoe,
+        game=game("conquest-of-orion"),
+        format_slug="constructed",
+        name="Orion, privately",
+        description="日本語のデッキ",
+        requested=requests("conquest-of-orion", {"main": 6}),
+    )
+    deck_create(
+        owner=zoe,
+        game=game("conquest-of-fates"),
+        format_slug="standard",
+        name="Empty for now",
+        visibility="public",
+        requested=[],
+    )
+    return [alice, bob, zoe]
+
+
+def everything() -> dict:
+    """All the people, their tokens, groups and decks, keyed and linked by natural keys only."""
+    return {
+        "users": {
+            u.username: {
+                "password": u.password,
+                "email": u.email,
+                "names": (u.first_name, u.last_name),
+                "flags": (u.is_active, u.is_staff, u.is_superuser),
+                "date_joined": u.date_joined,
+                "last_login": u.last_login,
+                "groups": sorted(g.name for g in u.groups.all()),
+                "permissions": sorted(p.codename for p in u.user_permissions.all()),
+            }
+            for u in User.objects.all()
+        },
+        "groups": {
+            g.name: sorted(p.codename for p in g.permissions.all()) for g in Group.objects.all()
+        },
+        "tokens": {t.user.username: (t.key, t.created) for t in Token.objects.all()},
+        "decks": {
+            d.share_key: {
+                "owner": d.owner.username,
+                "game": d.game.slug,
+                "format": d.format,
+                "faction": d.faction.slug if d.faction else None,
+                "name": d.name,
+                "description": d.description,
+                "visibility": d.visibility,
+                "version": d.version,
+                "forked_from": d.forked_from.share_key if d.forked_from else None,
+                "created_at": d.created_at,
+                "updated_at": d.updated_at,
+                "entries": sorted(
+                    (e.card.short_id, e.zone, e.quantity) for e in d.entries.select_related("card")
+                ),
+            }
+            for d in Deck.objects.select_related("owner", "game", "faction", "forked_from")
+        },
+    }
+
+
+def to_milliseconds(value):
+    """`everything()` with every time cut to the millisecond, as dumpdata writes them."""
+    if isinstance(value, dict):
+        return {k: to_milliseconds(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return type(value)(to_milliseconds(v) for v in value)
+    if hasattr(value, "microsecond"):
+        return value.replace(microsecond=value.microsecond // 1000 * 1000)
+    return value
+
+
+def delete_people(people):
+    User.objects.filter(pk__in=[p.pk for p in people]).delete()
+    Group.objects.filter(name="Moderators").delete()
+    assert not Deck.objects.exists() and not Token.objects.exists()
+
+
+def reload_catalogue() -> None:
+    """As in a fresh database: the catalogue deleted and loaded again under new keys."""
+    Card.objects.all().delete()
+    Game.objects.all().delete()
+    call_command("load_games", stdout=io.StringIO())
+
+
+def run(*args, **options) -> str:
+    out = io.StringIO()
+    call_command(*args, stdout=out, stderr=io.StringIO(), **options)
+    return out.getvalue()
+
+
+def backup_by_command(path):
+    run("backup_decks", str(path))
+
+
+def restore_by_command(path):
+    run("restore_decks", str(path))
+
+
+def backup_by_dumpdata(path):
+    run(
+        "dumpdata",
+        "auth.group",
+        "auth.user",
+        "authtoken.token",
+        "decks.deck",
+        "decks.deckentry",
+        natural_foreign=True,
+        natural_primary=True,
+        output=str(path),
+    )
+
+
+def restore_by_loaddata(path):
+    run("loaddata", str(path))
+
+
+def read_backup_file(path) -> list[dict]:
+    raw = path.read_bytes()
+    return json.loads(gzip.decompress(raw) if path.suffix == ".gz" else raw)
+
+
+@pytest.mark.parametrize(
+    ("backup", "restore", "name", "exact_times"),
+    [
+        (backup_by_command, restore_by_command, "decks.json.gz", True),
+        (backup_by_dumpdata, restore_by_loaddata, "decks.json", False),
+        (backup_by_command, restore_by_loaddata, "decks.json.gz", True),
+    ],
+    ids=["backup_decks and restore_decks", "dumpdata and loaddata", "backup_decks and loaddata"],
+)
+def test_people_and_decks_come_back_exactly_into_a_catalogue_loaded_afresh(
+    people, tmp_path, backup, restore, name, exact_times
+):
+    before = everything()
+    used = {short_id for deck in before["decks"].values() for short_id, _, _ in deck["entries"]}
+    old_keys = dict(Card.objects.filter(short_id__in=used).values_list("short_id", "pk"))
+    old_games = dict(Game.objects.values_list("slug", "pk"))
+    path = tmp_path / name
+
+    backup(path)
+    delete_people(people)
+    reload_catalogue()
+    assert all(Card.objects.get(short_id=s).pk != pk for s, pk in old_keys.items())
+    assert all(Game.objects.get(slug=s).pk != pk for s, pk in old_games.items())
+    restore(path)
+
+    after = everything()
+    if exact_times:
+        assert after == before
+    else:  # dumpdata writes times to the millisecond
+        assert to_milliseconds(after) == to_milliseconds(before)
+    assert len(after["decks"]) == 6 and sum(len(d["entries"]) for d in after["decks"].values())
+    fork = next(d for d in after["decks"].values() if d["forked_from"])
+    assert after["decks"][fork["forked_from"]]["name"] == "Dwarves rush, tuned"
+    assert (fork["owner"], fork["version"], fork["visibility"]) == ("bob", 3, "unlisted")
+    assert User.objects.get(username="alice").check_password("wonderland-42")
+
+
+def test_a_backup_names_cards_by_short_id_and_nothing_by_integer_key(people, tmp_path):
+    path = tmp_path / "decks.json.gz"
+    out = run("backup_decks", str(path))
+
+    assert path.read_bytes()[:2] == b"\x1f\x8b"  # gzipped, as the name asks
+    assert "3 users, 2 tokens, 6 decks, " in out
+    objects = read_backup_file(path)
+    assert not [o for o in objects if "pk" in o and o["model"] != "authtoken.token"]
+    entries = [o["fields"] for o in objects if o["model"] == "decks.deckentry"]
+    assert len(entries) == DeckEntry.objects.count()
+    short_ids = set(Card.objects.values_list("short_id", flat=True))
+    for entry in entries:
+        assert isinstance(entry["card"], list) and len(entry["card"]) == 1
+        assert entry["card"][0] in short_ids and len(entry["card"][0]) == 8
+        assert isinstance(entry["deck"][0], str)
+    rush = next(o["fields"] for o in objects if o["fields"].get("name") == "Dwarves rush, tuned")
+    assert rush["game"] == ["conquest-for-the-capital"]
+    assert rush["faction"] == ["conquest-for-the-capital", "dwarves"]
+    assert rush["owner"] == ["alice"]
+    assert rush["description"] == UNICODE  # written as itself, not as escapes
+    assert "ドラゴン" in gzip.decompress(path.read_bytes()).decode("utf-8")
+
+
+def test_a_restore_missing_a_card_in_the_catalogue_names_each_line_and_restores_nothing(
+    people, tmp_path
+):
+    path = tmp_path / "decks.json"
+    run("backup_decks", str(path))
+    delete_people(people)
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    entry = next(o for o in json.loads(text) if o["model"] == "decks.deckentry")
+    short_id = entry["fields"]["card"][0]
+    Card.objects.filter(short_id=short_id).delete()
+    expected = [
+        n
+        for n, line in enumerate(lines, start=1)
+        if '"decks.deckentry"' in line and f'"card": ["{short_id}"]' in line
+    ]
+    assert expected
+
+    err = io.StringIO()
+    with pytest.raises(CommandError, match="Nothing was restored") as refusal:
+        call_command("restore_decks", str(path), stdout=io.StringIO(), stderr=err)
+
+    assert f"{len(expected)} problem(s)" in str(refusal.value)
+    assert err.getvalue().splitlines() == [
+        f"{path}: line {n}, fields.card: the catalogue has no card with the short id "
+        f"'{short_id}'; load the catalogue first (manage.py load_games, and import_cards "
+        "for other sets)"
+        for n in expected
+    ]
+    assert not User.objects.exists() and not Deck.objects.exists()
+
+
+def test_a_backup_the_database_refuses_at_its_last_row_restores_nothing_at_all(people, tmp_path):
+    # The checks look at references, not values: a hand-edited quantity of 0 reaches the
+    # database's own check, after every user, token, deck and other entry has been written
+    # in the restore's transaction.
+    path = tmp_path / "decks.json"
+    run("backup_decks", str(path))
+    delete_people(people)
+    groups = set(Group.objects.values_list("name", flat=True))  # those migrations made
+    lines = path.read_text(encoding="utf-8").splitlines()
+    last = max(n for n, line in enumerate(lines) if '"decks.deckentry"' in line)
+    lines[last] = (
+        lines[last]
+        .replace('"quantity": 2,', '"quantity": 0,')
+        .replace('"quantity": 3,', '"quantity": 0,')
+    )
+    assert '"quantity": 0,' in lines[last]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    err = io.StringIO()
+    with pytest.raises(CommandError, match="Nothing was restored: 1 problem"):
+        call_command("restore_decks", str(path), stdout=io.StringIO(), stderr=err)
+
+    assert err.getvalue().startswith(
+        f"{path}: line {last + 1}: the database refused this, so nothing was restored"
+    )
+    assert not User.objects.exists()
+    assert set(Group.objects.values_list("name", flat=True)) == groups
+    assert not Token.objects.exists()
+    assert not Deck.objects.exists() and not DeckEntry.objects.exists()
+
+
+def test_restoring_over_the_live_data_puts_restored_decks_back_and_keeps_newer_ones(
+    people, tmp_path
+):
+    path = tmp_path / "decks.json.gz"
+    run("backup_decks", str(path))
+    before = everything()
+    alice = people[0]
+    rush = Deck.objects.get(name="Dwarves rush, tuned")
+    deck_update(
+        deck=rush,
+        expected_version=2,
+        changes={"name": "Changed after the backup"},
+        requested=requests("conquest-for-the-capital", {"battle": 1}),
+    )
+    Token.objects.filter(user=alice).delete()
+    Token.objects.create(user=alice)
+    newer = deck_create(
+        owner=alice,
+        game=Game.objects.get(slug="conquest-of-fates"),
+        format_slug="standard",
+        name="Made after the backup",
+        requested=[],
+    )
+
+    out = run("restore_decks", str(path))
+
+    assert "3 users, 2 tokens, 6 decks, " in out
+    after = everything()
+    assert after["decks"].pop(newer.share_key)["name"] == "Made after the backup"
+    assert after == before
