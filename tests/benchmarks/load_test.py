@@ -1,0 +1,625 @@
+"""Load test of the site under the production settings, run on demand (never part of the test
+suite):
+
+    .venv/bin/python tests/benchmarks/load_test.py        (or: make loadtest)
+
+The stack is `make serve-prod`'s: gunicorn serving cardsite.wsgi with the production settings,
+PostgreSQL and Redis on loopback, whitenoise for static files. It uses a database and a Redis
+database of its own (cardsite_load on the local PostgreSQL, created if missing; Redis DB 3,
+flushed before and after) and collects static files into a temporary directory, so nothing
+else on the machine is touched. It migrates, loads every game's fixtures (`load_games`) and
+makes, through decks.services, a user and a public 50-card deck to read.
+
+Then wrk (Debian package `wrk`) drives each endpoint from 64 connections, after a warm-up:
+the card page, the search page, the search API, a public deck through the API, and deck
+validation (a POST of a real decklist). The API's rate limits would answer 429 to a single
+client on loopback, so they are raised for the gunicorn started here (and said so); the test
+measures the application, not the throttle. It prints requests/s, p50 and p99 latency and
+errors per endpoint as a Markdown table for the README, and exits non-zero if any request
+failed: a socket error (connect, read, write), a timeout (no answer within 2 s, wrk's default;
+--timeout to change), or a status other than 2xx/3xx. Latency percentiles cover every answer
+within 10 s, timed out or not. gunicorn is stopped however the run ends, and the whole run is
+bounded (--time-limit).
+
+Beside latency it reports the CPU each request cost gunicorn and PostgreSQL, and how much of
+the machine other processes took meanwhile: on a shared machine req/s and p99 say as much
+about the neighbours as about the site, CPU per request much less so.
+
+gunicorn runs as `make serve-prod` runs it: 3 sync workers (--workers, --worker-class,
+--threads to try others). The costly requests here are CPU-bound Python (ORM, templates,
+rules checks), so on 2 CPUs shared with PostgreSQL, Redis and wrk three processes keep both
+CPUs busy while one waits on the database; more only add switching. A sync worker takes one
+connection at a time from the kernel's queue, so requests are served in order of arrival and
+the slowest wait little longer than the median. Measured on an idle machine: 5 sync workers
+cost ~20% more CPU a request than 3 and let some validations pass 2 s; 3 gthread workers of
+4 threads served the cached card page faster (646 against 554 requests/s) but spent 30-70%
+more CPU a request on the costly endpoints (threads of a process contend for its GIL), so a
+deck read fell from 52 to 30 requests/s and three endpoints went past 2 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+BIN = Path(sys.executable).parent
+LUA = HERE / "load_test.lua"
+
+DATABASE = "cardsite_load"
+DATABASE_URL = f"postgres://postgres@127.0.0.1:5432/{DATABASE}"
+REDIS_URL = "redis://127.0.0.1:6379/3"
+# Per client and scope, and every request here comes from one address: high enough that no
+# request of the run is refused. A per-second window keeps each throttle's history of request
+# times (read and written in Redis on every API request) no longer than a busy real client's.
+THROTTLES = {
+    "THROTTLE_READ": "1000000/s",
+    "THROTTLE_SEARCH": "1000000/s",
+    "THROTTLE_VALIDATE": "1000000/s",
+}
+# What counts as a failed request, as wrk and load_test.lua report them: socket errors, answers
+# later than --timeout ("late"), none within wrk's own, longer, timeout, and HTTP statuses of
+# 400 and over.
+ERROR_KINDS = ("connect", "read", "write", "late", "timeout", "status")
+USERNAME = "loadtest"
+DECK_NAME = "Load test: Humans constructed"
+# Searches a visitor would type, each matching cards of the loaded fixtures.
+SEARCHES = [
+    ("t:unit", None),
+    ("o:draw", None),
+    ("f:humans t:unit", "conquest-of-orion"),
+    ("cq>=3", "conquest-of-fates"),
+    ("f:elves", "conquest-for-the-capital"),
+    ("t:ship", "conquest-alpha-tactics"),
+    ("angel", None),
+    ("is:guardian", None),
+]
+
+
+@dataclass
+class Target:
+    name: str
+    paths: list[str]
+    body: bytes | None = None  # POSTed as JSON when given
+    shown: str = ""  # the path as the table shows it
+
+
+@dataclass
+class Result:
+    target: Target
+    warmup: dict[str, Any]
+    run: dict[str, Any]
+    app_cpu: float  # CPU seconds the gunicorn processes spent in the measured run
+    db_cpu: float  # and the PostgreSQL backends of the load-test database
+    other_cpu: float  # and everything else on the machine but wrk (other people's work)
+
+    @staticmethod
+    def errors(stats: dict[str, Any]) -> int:
+        return sum(stats[k] for k in ERROR_KINDS)
+
+
+@dataclass
+class Server:
+    process: subprocess.Popen[bytes] | None = None
+    log: Path | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+class TimeLimit(Exception):
+    pass
+
+
+def say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+# --- set-up ----------------------------------------------------------------------------------
+
+
+def ensure_wrk() -> str:
+    found = shutil.which("wrk")
+    if found:
+        return found
+    if os.geteuid() != 0:
+        raise SystemExit("wrk is not installed: sudo apt-get install -y wrk (Debian package wrk)")
+    say("installing wrk (apt-get install -y wrk)")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    install = ["apt-get", "install", "-y", "-qq", "wrk"]
+    if subprocess.run(install, env=env).returncode != 0:
+        subprocess.run(["apt-get", "update", "-qq"], env=env, check=True)
+        subprocess.run(install, env=env, check=True)
+    return shutil.which("wrk") or "wrk"
+
+
+def production_env(static_root: Path) -> dict[str, str]:
+    """`make serve-prod`'s environment (the Makefile's PROD_ENV), on this run's own database,
+    Redis database and static directory; no Celery broker, since nothing here queues a job."""
+    return {
+        "DJANGO_SETTINGS_MODULE": "tests.benchmarks.load_settings",
+        "DATABASE_URL": DATABASE_URL,
+        "REDIS_URL": REDIS_URL,
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "SITE_URL": "http://127.0.0.1:8000",
+        "SECURE_SSL_REDIRECT": "false",
+        "SECURE_COOKIES": "false",
+        "SECRET_KEY": secrets.token_urlsafe(64),
+        "LOADTEST_STATIC_ROOT": str(static_root),
+        **THROTTLES,
+    }
+
+
+def ensure_database() -> None:
+    import psycopg
+
+    with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as c:
+        if not c.execute("SELECT 1 FROM pg_database WHERE datname = %s", [DATABASE]).fetchone():
+            say(f"creating database {DATABASE}")
+            c.execute(f"CREATE DATABASE {DATABASE}")
+
+
+def flush_redis() -> None:
+    import redis
+
+    redis.Redis.from_url(REDIS_URL).flushdb()
+
+
+def prepare() -> list[Target]:
+    """Migrate, load the games, collect static files, and make the deck to read; in this
+    process, under the same settings the server will have. Returns what to measure."""
+    import io
+
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.db import connection
+
+    from cardsite.catalogue.models import Card, Game
+    from decks.models import Deck
+    from decks.services import RequestedCard, deck_create, deck_delete
+
+    say("migrating, loading the games, collecting static files")
+    call_command("migrate", verbosity=0)
+    call_command("load_games", verbosity=0, stdout=io.StringIO())
+    call_command("collectstatic", interactive=False, verbosity=0)
+
+    # A legal Conquest of Orion constructed deck (as in tests/decks/test_validate_api.py): 36
+    # Humans and 14 cards of no race, from the sample set.
+    def sample(**filters: Any) -> Any:
+        return Card.objects.filter(
+            game__slug="conquest-of-orion", card_set__is_official=False, **filters
+        ).order_by("number_sort")
+
+    cards = list(sample(factions__name="Humans")[:36])
+    cards += list(sample(factions__isnull=True).exclude(card_type__name="Planet")[:14])
+    game = Game.objects.get(slug="conquest-of-orion")
+    owner, _ = get_user_model().objects.get_or_create(username=USERNAME)
+    for old in Deck.objects.filter(owner=owner):
+        deck_delete(deck=old)
+    deck = deck_create(
+        owner=owner,
+        game=game,
+        format_slug="constructed",
+        name=DECK_NAME,
+        description="Made by tests/benchmarks/load_test.py.",
+        visibility=Deck.Visibility.PUBLIC,
+        requested=[RequestedCard(quantity=1, short_id=c.short_id) for c in cards],
+    )
+    decklist = {
+        "game": "conquest-of-orion",
+        "format": "constructed",
+        "cards": [{"id": c.short_id, "quantity": 1} for c in cards],
+    }
+
+    # Card pages: a spread of cards over every game (each page is cached once rendered).
+    pages = [
+        c.get_absolute_url() for c in Card.objects.exclude(card_set__code="SYN").order_by("id")
+    ]
+    pages = pages[:: max(1, len(pages) // 40)][:40]
+
+    def query(text: str, game_slug: str | None) -> str:
+        return urlencode({"q": text, **({"game": game_slug} if game_slug else {})})
+
+    searches = [query(text, g) for text, g in SEARCHES]
+    connection.close()
+    return [
+        Target("card page", pages, shown=f"GET /cards/<id>/<slug>/ ({len(pages)} cards)"),
+        Target(
+            "search page",
+            [f"/search/?{q}" for q in searches],
+            shown=f"GET /search/?q=… ({len(searches)} queries)",
+        ),
+        Target(
+            "search API",
+            [f"/api/v1/cards/?{q}" for q in searches],
+            shown=f"GET /api/v1/cards/?q=… ({len(searches)} queries)",
+        ),
+        Target(
+            "deck read",
+            [f"/api/v1/decks/{deck.share_key}/"],
+            shown="GET /api/v1/decks/<id>/ (public, 50 cards)",
+        ),
+        Target(
+            "validation",
+            ["/api/v1/decks/validate/"],
+            body=json.dumps(decklist).encode(),
+            shown="POST /api/v1/decks/validate/ (50-card decklist)",
+        ),
+    ]
+
+
+# --- the server --------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_gunicorn(
+    server: Server, env: dict[str, str], port: int, args: argparse.Namespace, log_dir: Path
+) -> None:
+    command = [
+        str(BIN / "gunicorn"),
+        "cardsite.wsgi",
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--workers",
+        str(args.workers),
+        "--worker-class",
+        args.worker_class,
+        # Only for gthread: gunicorn turns sync workers with --threads > 1 into gthread ones.
+        *(["--threads", str(args.threads)] if args.worker_class == "gthread" else []),
+        # As serve-prod: every request logged (here to a file rather than the terminal).
+        "--access-logfile",
+        str(log_dir / "access.log"),
+    ]
+    server.log = log_dir / "gunicorn.log"
+    say("starting: " + " ".join(command[1:]))
+    with server.log.open("wb") as log:
+        server.process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env={**os.environ, **env},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group, stopped as a whole
+        )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            raise SystemExit(f"gunicorn exited ({server.process.returncode}):\n{log_tail(server)}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as response:
+                if response.status == 200:
+                    server.notes += [
+                        line.split("] ", 1)[-1]
+                        for line in server.log.read_text(errors="replace").splitlines()
+                        if "Using worker:" in line
+                    ]
+                    return
+        except (urllib.error.URLError, OSError):
+            pass
+        time.sleep(0.2)
+    raise SystemExit(f"gunicorn did not answer within 30 s:\n{log_tail(server)}")
+
+
+def stop_gunicorn(server: Server) -> None:
+    process = server.process
+    if process is None or process.poll() is not None:
+        return
+    say("stopping gunicorn")
+    process.terminate()  # the master: a graceful shutdown of its workers
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)  # the group started above, and only it
+        process.wait(timeout=5)
+
+
+def cpu_times(server: Server) -> dict[int, tuple[str, float]]:
+    """CPU seconds used so far by each gunicorn process (its process group: "app") and each
+    PostgreSQL backend of the load-test database ("db"): with these, a run on a busy machine
+    still says what a request costs."""
+    tick = os.sysconf("SC_CLK_TCK")
+    group = server.process.pid if server.process else -1
+    times = {}
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
+            used = (int(fields[11]) + int(fields[12])) / tick  # utime + stime
+            if int(fields[2]) == group:  # process group
+                times[int(proc.name)] = ("app", used)
+            elif f" {DATABASE} ".encode() in (proc / "cmdline").read_bytes():
+                times[int(proc.name)] = ("db", used)
+        except (OSError, IndexError, ValueError):
+            continue  # gone, or not ours to read
+    return times
+
+
+def cpu_used(
+    before: dict[int, tuple[str, float]], after: dict[int, tuple[str, float]]
+) -> tuple[float, float]:
+    """(app, db) CPU seconds between two cpu_times(), per process: one that ended in between
+    (a database connection closed) is left out rather than subtracted."""
+    used = {"app": 0.0, "db": 0.0}
+    for pid, (kind, seconds) in after.items():
+        used[kind] += max(0.0, seconds - before.get(pid, (kind, 0.0))[1])
+    return used["app"], used["db"]
+
+
+def machine_busy() -> float:
+    """CPU seconds the whole machine has spent busy (all CPUs), from /proc/stat."""
+    fields = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = map(int, fields[:8])
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def log_tail(server: Server, lines: int = 40) -> str:
+    if server.log is None or not server.log.exists():
+        return ""
+    return "\n".join(server.log.read_text(errors="replace").splitlines()[-lines:])
+
+
+# --- measuring ---------------------------------------------------------------------------------
+
+
+def check_target(base: str, target: Target) -> None:
+    """One request to each path before loading it: a 200 (not a redirect or an error page),
+    and for validation a legal deck, so the run measures the pages it says it does."""
+    for path in target.paths:
+        request = urllib.request.Request(
+            base + path,
+            data=target.body,
+            headers={"Content-Type": "application/json"} if target.body else {},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                status, body = response.status, response.read()
+        except urllib.error.HTTPError as exc:
+            status, body = exc.code, exc.read()
+        if status != 200:
+            raise SystemExit(f"{target.name}: {path} answered {status}: {body[:300]!r}")
+        if target.name == "validation" and not json.loads(body)["legal"]:
+            raise SystemExit(f"validation: the decklist is not legal: {body[:500]!r}")
+        if target.name == "search API" and json.loads(body)["count"] == 0:
+            raise SystemExit(f"search API: {path} found no cards")
+
+
+def wrk_timeout(timeout: float) -> float:
+    return max(10.0, 5 * timeout)
+
+
+def drain(base: str) -> None:
+    """Wait until the server has caught up. When wrk stops, requests it sent are still queued
+    in gunicorn (a sync worker answers even a client that has gone): one more request, served
+    after them, tells when they are done, so that no run starts behind the last one's queue."""
+    try:
+        with urllib.request.urlopen(base + "/", timeout=60) as response:
+            response.read()
+    except (urllib.error.URLError, OSError) as exc:
+        say(f"the server did not catch up within 60 s: {exc}")
+
+
+def run_wrk(
+    wrk: str, base: str, target: Target, seconds: float, args: argparse.Namespace, work: Path
+) -> dict[str, Any]:
+    body_file = "-"
+    if target.body is not None:
+        body_path = work / "body.json"
+        body_path.write_bytes(target.body)
+        body_file = str(body_path)
+    command = [
+        wrk,
+        "--threads",
+        str(args.wrk_threads),
+        "--connections",
+        str(args.connections),
+        "--duration",
+        f"{seconds:g}s",
+        # Long enough for wrk's histogram to hold every answer (a microsecond a bucket, so 8 MB a
+        # second); load_test.lua counts those later than --timeout itself.
+        "--timeout",
+        f"{wrk_timeout(args.timeout):g}s",
+        "--script",
+        str(LUA),
+        base,
+        "--",
+        body_file,
+        *target.paths,
+    ]
+    done = subprocess.run(
+        command,
+        capture_output=True,
+        text=True,
+        timeout=seconds + 30,
+        env={**os.environ, "LOADTEST_LATE_US": str(round(args.timeout * 1e6))},
+    )
+    for line in done.stdout.splitlines():
+        if line.startswith("LOADTEST "):
+            return json.loads(line.removeprefix("LOADTEST "))
+    raise SystemExit(f"wrk failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
+
+
+def percentile(stats: dict[str, Any], key: str, share: float, timeout: float) -> str:
+    """A latency percentile in ms. Requests with no answer within wrk's own timeout are left
+    out of its histogram: with any, the percentile is marked *, or shown as at least that
+    timeout when they alone reach past it."""
+    if stats["timeout"] >= (1 - share) * max(1, stats["requests"]):
+        return f"≥ {wrk_timeout(timeout) * 1000:.0f}"
+    return f"{stats[key] / 1000:.1f}" + ("*" if stats["timeout"] else "")
+
+
+def table(results: list[Result], connections: int, timeout: float) -> str:
+    rows = [
+        f"| endpoint | request | req/s | p50 ms | p99 ms | errors at {connections} connections "
+        "| requests | CPU ms/request: gunicorn + PostgreSQL |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    names = {
+        "late": f"slower than {timeout:g} s",
+        "timeout": f"none in {wrk_timeout(timeout):g} s",
+        "status": "non-2xx/3xx",
+    }
+    for r in results:
+        s = r.run
+        rate = s["requests"] / (s["duration_us"] / 1e6)
+        errors = Result.errors(s)
+        detail = ", ".join(f"{names.get(k, k)} {s[k]:,}" for k in ERROR_KINDS if s[k])
+        n = max(1, s["requests"])
+        rows.append(
+            f"| {r.target.name} | {r.target.shown} | {rate:,.0f} | "
+            f"{percentile(s, 'p50', 0.5, timeout)} | {percentile(s, 'p99', 0.99, timeout)} | "
+            f"{errors:,}{f' ({detail})' if detail else ''} | {s['requests']:,} | "
+            f"{r.app_cpu * 1000 / n:.1f} + {r.db_cpu * 1000 / n:.1f} |"
+        )
+    if any(r.run["timeout"] for r in results):
+        rows.append(
+            f"\n\\* among the requests answered within {wrk_timeout(timeout):g} s only (wrk "
+            "counts a request still unanswered as a timeout once every 2 s it waits)."
+        )
+    return "\n".join(rows)
+
+
+# --- main --------------------------------------------------------------------------------------
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--connections", type=int, default=64)
+    parser.add_argument("--duration", type=float, default=10, help="seconds measured, each")
+    parser.add_argument("--warmup", type=float, default=3, help="seconds of warm-up, each")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=2,
+        help="seconds: a request answered later counts as failed (wrk's default timeout)",
+    )
+    parser.add_argument("--wrk-threads", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=3, help="gunicorn worker processes")
+    parser.add_argument("--worker-class", choices=["sync", "gthread"], default="sync")
+    parser.add_argument("--threads", type=int, default=4, help="per gthread worker")
+    parser.add_argument(
+        "--only", action="append", help="measure only these endpoints (by name; repeatable)"
+    )
+    parser.add_argument("--time-limit", type=int, default=300, help="for the whole run, s")
+    args = parser.parse_args()
+
+    def out_of_time(signum: int, frame: Any) -> None:
+        raise TimeLimit(f"the run took longer than --time-limit {args.time_limit} s")
+
+    def terminated(signum: int, frame: Any) -> None:
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGALRM, out_of_time)
+    signal.signal(signal.SIGTERM, terminated)
+    signal.alarm(args.time_limit)
+
+    sys.path.insert(0, str(ROOT))
+    load = os.getloadavg()
+    wrk = ensure_wrk()
+    server = Server()
+    work = Path(tempfile.mkdtemp(prefix="cardsite-load-"))
+    results: list[Result] = []
+    try:
+        env = production_env(work / "static")
+        os.environ.update(env)
+        ensure_database()
+        flush_redis()
+        targets = prepare()
+        if args.only:
+            targets = [t for t in targets if t.name in args.only]
+        port = free_port()
+        base = f"http://127.0.0.1:{port}"
+        start_gunicorn(server, env, port, args, work)
+        for target in targets:
+            check_target(base, target)
+        for target in targets:
+            say(f"{target.name}: warming up {args.warmup:g} s, measuring {args.duration:g} s")
+            warmup = run_wrk(wrk, base, target, args.warmup, args, work)
+            drain(base)
+            cpu_before = cpu_times(server)
+            busy_before, wrk_before = machine_busy(), children_cpu()
+            run = run_wrk(wrk, base, target, args.duration, args, work)
+            app, db = cpu_used(cpu_before, cpu_times(server))
+            busy, wrk_cpu = machine_busy() - busy_before, children_cpu() - wrk_before
+            results.append(Result(target, warmup, run, app, db, busy - app - db - wrk_cpu))
+            drain(base)
+    except TimeLimit as exc:
+        say(f"stopped: {exc}")
+        return 2
+    finally:
+        signal.alarm(0)
+        stop_gunicorn(server)
+        if server.process is not None and (server.process.returncode or 0) not in (0, -15):
+            say(f"gunicorn exited with {server.process.returncode}:\n{log_tail(server)}")
+        try:
+            flush_redis()
+        except Exception as exc:
+            say(f"could not flush {REDIS_URL}: {exc}")
+        shutil.rmtree(work, ignore_errors=True)
+
+    setup = (
+        f"gunicorn {args.workers} {args.worker_class} workers"
+        + (f" x {args.threads} threads" if args.worker_class == "gthread" else "")
+        + f", {os.cpu_count()} CPUs; wrk -t{args.wrk_threads} -c{args.connections} "
+        f"-d{args.duration:g}s after a {args.warmup:g} s warm-up; requests failed if slower than "
+        f"{args.timeout:g} s"
+    )
+    print(f"\nProduction settings, PostgreSQL and Redis on loopback; {setup}.")
+    print("gunicorn: " + "; ".join(server.notes))
+    print(
+        "API throttles raised for this gunicorn only (one client on loopback): "
+        + ", ".join(f"{k}={v}" for k, v in THROTTLES.items())
+        + "\n"
+    )
+    print(table(results, args.connections, args.timeout))
+    measured = sum(r.run["duration_us"] for r in results) / 1e6
+    if measured:
+        other = max(0.0, sum(r.other_cpu for r in results)) / measured
+        print(
+            f"\nLoad average before the run: {load[0]:.2f}. While measuring, other processes on "
+            f"the machine (not gunicorn, PostgreSQL for {DATABASE} or wrk) used {other:.2f} of "
+            f"its {os.cpu_count()} CPUs."
+        )
+    total = sum(Result.errors(r.run) for r in results)
+    warm = sum(Result.errors(r.warmup) for r in results)
+    if warm:
+        print(f"\nErrors during the warm-ups: {warm}")
+    if total or warm:
+        print(f"\nFAILED: {total + warm} requests failed (socket errors, timeouts, non-2xx/3xx).")
+        return 1
+    print(f"\n0 errors at {args.connections} connections.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
