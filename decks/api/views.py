@@ -1,6 +1,7 @@
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -21,6 +22,7 @@ from rest_framework.views import APIView
 
 from cardsite.api.pagination import StablePagination
 from cardsite.catalogue.api.serializers import _DATETIME, card_records
+from cardsite.catalogue.versioning import catalogue_version
 from decks.api.jobs import job_accepted, prefers_async
 from decks.api.serializers import (
     CheckResultSerializer,
@@ -132,7 +134,33 @@ def deck_etag(deck: Deck) -> str:
     return f'"deck-{deck.share_key}-v{deck.version}"'
 
 
+# A deck's record is rebuilt (and its legality checked again) only when something it shows
+# changes: the deck (its version and save time), its owner's name, its fork link, or the
+# catalogue and format settings (the catalogue version). The rest of the time it is cached.
+DECK_RECORD_SECONDS = 10 * 60
+
+
 def deck_record(deck: Deck, request: Request) -> dict[str, Any]:
+    key = ":".join(
+        [
+            "deck-record",
+            deck.share_key,
+            str(deck.version),
+            deck.updated_at.isoformat(),
+            deck.owner.get_username(),
+            str(deck.forked_from_id),
+            str(catalogue_version()),
+            request.get_host(),
+        ]
+    )
+    record = cache.get(key)
+    if record is None:
+        record = _deck_record(deck, request)
+        cache.set(key, record, DECK_RECORD_SECONDS)
+    return record
+
+
+def _deck_record(deck: Deck, request: Request) -> dict[str, Any]:
     entries = list(deck.entries.select_related("card").order_by("zone", "card__name"))
     records = dict(
         zip(

@@ -301,3 +301,40 @@ def test_a_visitor_can_sign_up_log_out_and_log_in(client):
         ).status_code
         == 302
     )
+
+
+def test_a_deck_read_again_comes_from_the_cache_until_the_deck_or_its_rules_change(alice):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from cardsite.catalogue.models import Game
+    from decks.models import FormatSetting
+
+    cards = Card.objects.filter(card_set__code="COF-SMP", factions__name="Iron Tithe of Vantrix")
+    body = {
+        "game": "conquest-of-fates",
+        "format": "standard",
+        "name": "Cached",
+        "visibility": "public",
+        "cards": [{"id": c.short_id, "quantity": 1} for c in cards],
+    }
+    created = client_for(alice).post(DECKS, body, format="json").json()
+    url = f"{DECKS}{created['id']}/"
+    first = APIClient().get(url).json()
+    with CaptureQueriesContext(connection) as warm:
+        assert APIClient().get(url).json() == first
+    # Only the deck itself is read (to check who may see it); its record is not rebuilt.
+    assert sum("SELECT" in q["sql"] for q in warm) == 1
+
+    FormatSetting.objects.create(
+        game=Game.objects.get(slug="conquest-of-fates"),
+        format="standard",
+        key="deck_size",
+        value=99,
+    )
+    ruled = APIClient().get(url).json()
+    assert any("exactly 99" in p["message"] for p in ruled["problems"])
+
+    renamed = client_for(alice).patch(url, {"name": "Renamed"}, format="json")
+    assert renamed.status_code == 200
+    assert APIClient().get(url).json()["name"] == "Renamed"
