@@ -1,6 +1,5 @@
 """Star Trek - Conquest Alpha: Tactics: identical 33-card faction decks and 24 target cards."""
 
-import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
@@ -10,9 +9,11 @@ from engines.goldfish import (
     copies,
     counted,
     describe,
+    draw_up_to,
     histogram,
     resolve_policy,
     rng_for,
+    stat,
 )
 from engines.rules import CardsNotAllowed, DeckCard, Format, OneFaction, TypesNotAllowed, ZoneSize
 
@@ -200,20 +201,6 @@ GOLDFISH_POLICY = (
 HAND = 4
 
 
-def _refill(
-    hand: list[DeckCard], pile: list[DeckCard], discard: list[DeckCard], rng: random.Random
-) -> tuple[list[DeckCard], list[DeckCard]]:
-    """Draw back up to 4, shuffling the discards into a new pile when it runs out (6.1)."""
-    while len(hand) < HAND:
-        if not pile:
-            if not discard:
-                break
-            pile, discard = discard, []
-            rng.shuffle(pile)
-        hand.append(pile.pop())
-    return pile, discard
-
-
 def goldfish(
     cards: Sequence[DeckCard],
     *,
@@ -245,11 +232,12 @@ def goldfish(
             for _ in range(p["plays_per_round"]):
                 if not hand:
                     break
-                card = max(hand, key=lambda c: int(c.stats.get("combat_power", 0) or 0))
+                card = max(hand, key=lambda c: stat(c, "combat_power"))
                 hand.remove(card)
                 placed.append(card)
-                pile, discard = _refill(hand, pile, discard, rng)
-            power[round_].append(sum(int(c.stats.get("combat_power", 0) or 0) for c in placed))
+                # Back up to 4, the discards reshuffled when the pile runs out (6.1).
+                pile, discard = draw_up_to(HAND, hand, pile, discard, rng)
+            power[round_].append(sum(stat(c, "combat_power") for c in placed))
             discard += placed
     return {
         "summary": {

@@ -10,9 +10,11 @@ from engines.goldfish import (
     copies,
     counted,
     describe,
+    draw_up_to,
     histogram,
     resolve_policy,
     rng_for,
+    stat,
 )
 from engines.rules import DeckCard, Format, OneFaction, TypesNotAllowed, ZoneSize
 
@@ -174,33 +176,22 @@ def goldfish(
         hand: list[DeckCard] = []
         size, became_six = HAND, None
         for turn in range(p["turns"]):
-            while len(hand) < size:
-                if not deck:
-                    if not discard:
-                        break
-                    deck, discard = discard, []
-                    rng.shuffle(deck)
-                hand.append(deck.pop())
+            deck, discard = draw_up_to(size, hand, deck, discard, rng)
             played_total = 0
             for _ in range(p["battles_per_turn"]):
                 if not hand:
                     break
-                card = max(
-                    hand,
-                    key=lambda c: (
-                        int(c.stats.get("attack", 0) or 0) + int(c.stats.get("defence", 0) or 0)
-                    ),
-                )
+                card = max(hand, key=lambda c: stat(c, "attack") + stat(c, "defence"))
                 hand.remove(card)
                 discard.append(card)
-                a, d = int(card.stats.get("attack", 0) or 0), int(card.stats.get("defence", 0) or 0)
+                a, d = stat(card, "attack"), stat(card, "defence")
                 attack.append(a)
                 defence.append(d)
                 played_total += a + d
             per_turn[turn].append(played_total)
             drawn, upgrade_deck = upgrade_deck[:3], upgrade_deck[3:]
             if drawn:
-                kept = max(drawn, key=lambda c: (_draws_six(c), int(c.stats.get("stars", 0) or 0)))
+                kept = max(drawn, key=lambda c: (_draws_six(c), stat(c, "stars")))
                 drawn.remove(kept)
                 upgrade_deck += drawn
                 if _draws_six(kept) and size == HAND:

@@ -12,6 +12,7 @@ from engines.goldfish import (
     describe,
     resolve_policy,
     rng_for,
+    stat,
 )
 from engines.rules import DeckCard, Format, OneFaction, TypesNotAllowed, ZoneSize
 
@@ -228,7 +229,7 @@ CAP, TRADE = 6, 3
 
 
 def _cost(card: DeckCard) -> dict[str, int]:
-    return {r: int(card.stats.get(f"cost_{r}", 0) or 0) for r in RESOURCES}
+    return {r: stat(card, f"cost_{r}") for r in RESOURCES}
 
 
 def _affordable(pool: Mapping[str, int], cost: Mapping[str, int]) -> bool:
@@ -266,7 +267,7 @@ def goldfish(
     library = [c for c in copies(cards) if c.card_type not in ("Planet", "Archive")]
     income = {r: p[f"income_{r}"] for r in RESOURCES}
     tier_cost = {"blue": 0, "gold": p["tier_cost_gold"], "red": 0}
-    top_tier = max((int(c.stats.get("tier", 1) or 1) for c in library), default=1)
+    top_tier = max((stat(c, "tier", 1) for c in library), default=1)
     turns = p["turns"]
     first: dict[str, list[int | None]] = {c.name: [] for c in library}
     playable_per_turn = [0] * turns
@@ -277,7 +278,7 @@ def goldfish(
         keep: list[DeckCard] = []
         back: list[DeckCard] = []
         for card in hand:  # partitioned, not by membership: copies compare equal
-            low = int(card.stats.get("tier", 1) or 1) <= p["exchange_above_tier"]
+            low = stat(card, "tier", 1) <= p["exchange_above_tier"]
             (keep if low else back).append(card)
         deck += back
         hand = keep + deck[: len(back)]
@@ -295,7 +296,7 @@ def goldfish(
                     pool[r] = min(CAP, pool[r] + income[r])
             ready = 0
             for card in hand:
-                if int(card.stats.get("tier", 1) or 1) <= tier and _affordable(pool, _cost(card)):
+                if stat(card, "tier", 1) <= tier and _affordable(pool, _cost(card)):
                     ready += 1
                     seen.setdefault(card.name, turn)
             playable_per_turn[turn - 1] += ready

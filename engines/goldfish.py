@@ -91,6 +91,31 @@ def by_turn(turns: Sequence[int | None], last: int, runs: int) -> list[float]:
     return out
 
 
+def stat(card: DeckCard, key: str, default: int = 0) -> int:
+    """A card's whole-number stat, or `default` where the card leaves it empty."""
+    return int(card.stats.get(key, default) or default)
+
+
+def draw_up_to(
+    size: int,
+    hand: list[DeckCard],
+    pile: list[DeckCard],
+    discard: list[DeckCard],
+    rng: random.Random,
+) -> tuple[list[DeckCard], list[DeckCard]]:
+    """Draw into `hand` until it holds `size`, shuffling the discards into a new pile when the
+    pile runs out; returns the pile and discards as they are after. Stops early only when
+    both are empty."""
+    while len(hand) < size:
+        if not pile:
+            if not discard:
+                break
+            pile, discard = discard, []
+            rng.shuffle(pile)
+        hand.append(pile.pop())
+    return pile, discard
+
+
 def counted(runs: int, progress: Callable[[int], None] | None, step: int = 1000) -> Iterator[int]:
     """range(runs), telling `progress` every `step` runs (for progress bars)."""
     for i in range(runs):
