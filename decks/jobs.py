@@ -26,9 +26,9 @@ from django.utils import timezone
 
 from cardsite.catalogue.models import Card, Game
 from decks.models import Job
-from decks.printing import SheetOrder, order_cards, order_sheet
-from decks.proxies import render_sheet, sheet_pages
-from decks.services import DeckInputError, Entry, goldfish_run
+from decks.printing import SheetOrder, order_cards, print_order
+from decks.proxies import pages_for
+from decks.services import DeckInputError, Entry, goldfish_check, goldfish_run
 
 log = logging.getLogger(__name__)
 
@@ -41,10 +41,60 @@ def broker_configured() -> bool:
     return bool(settings.CELERY_BROKER_URL)
 
 
-def wants_background(*, size: int, threshold: int, prefer_async: bool = False) -> bool:
+def _wants_background(*, size: int, threshold: int, prefer_async: bool) -> bool:
     """Whether to answer with a job rather than the result: when the client asked for one
     (Prefer: respond-async), or when a broker exists and the work is large."""
     return prefer_async or (broker_configured() and size >= threshold)
+
+
+def proxies_job(
+    *,
+    order: SheetOrder,
+    owner: AbstractBaseUser | AnonymousUser | None,
+    prefer_async: bool = False,
+) -> Job | None:
+    """A job printing `order` if it should be one (large, or asked for); None to print it
+    inline."""
+    if not _wants_background(
+        size=order_cards(order), threshold=settings.JOB_PROXY_CARDS, prefer_async=prefer_async
+    ):
+        return None
+    return job_submit(
+        kind=Job.Kind.PROXIES,
+        params={"order": order},
+        total=pages_for(order_cards(order)),
+        owner=owner,
+    )
+
+
+def goldfish_job(
+    *,
+    game: Game,
+    entries: list[Entry],
+    runs: int,
+    seed: int,
+    policy: dict[str, Any],
+    owner: AbstractBaseUser | AnonymousUser | None,
+    deck_key: str | None = None,
+    prefer_async: bool = False,
+) -> Job | None:
+    """A job simulating these entries if it should be one (long, or asked for); None to
+    simulate inline. Raises DeckInputError, before anything is queued, for a request the
+    simulation would refuse."""
+    if not _wants_background(
+        size=runs, threshold=settings.JOB_GOLDFISH_RUNS, prefer_async=prefer_async
+    ):
+        return None
+    goldfish_check(game=game, runs=runs, policy=policy)
+    params = {
+        "game": game.slug,
+        "entries": [(e.card.id, e.quantity, e.zone) for e in entries],
+        "runs": runs,
+        "seed": seed,
+        "policy": policy,
+        "deck": deck_key,
+    }
+    return job_submit(kind=Job.Kind.GOLDFISH, params=params, total=runs, owner=owner)
 
 
 def _ttl() -> timedelta:
@@ -81,31 +131,6 @@ def job_submit(
     return job
 
 
-def proxies_params(order: SheetOrder) -> tuple[dict[str, Any], int]:
-    """A proxy job's params and its total (pages of cards)."""
-    pages = -(-order_cards(order) // 9)
-    return {"order": order}, pages
-
-
-def goldfish_params(
-    *,
-    game: Game,
-    entries: list[Entry],
-    runs: int,
-    seed: int,
-    policy: dict[str, Any],
-    deck_key: str | None = None,
-) -> tuple[dict[str, Any], int]:
-    return {
-        "game": game.slug,
-        "entries": [(e.card.id, e.quantity, e.zone) for e in entries],
-        "runs": runs,
-        "seed": seed,
-        "policy": policy,
-        "deck": deck_key,
-    }, runs
-
-
 class Progress:
     """Counts work done and writes it to the job's row now and then."""
 
@@ -124,12 +149,7 @@ class Progress:
 
 
 def _run_proxies(job: Job, progress: Callable[[int], None]) -> tuple[str, bytes]:
-    sheet = order_sheet(job.params["order"])
-    # The total was estimated from the order; the sheet knows the real page count.
-    if sheet_pages(sheet) != job.total:
-        job.total = sheet_pages(sheet)
-        Job.objects.filter(pk=job.pk).update(total=job.total)
-    return f"{job.key}.pdf", render_sheet(sheet, progress)
+    return f"{job.key}.pdf", print_order(job.params["order"], progress)
 
 
 def _run_goldfish(job: Job, progress: Callable[[int], None]) -> tuple[str, bytes]:

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 
 from cardsite.catalogue.models import Card, Faction, Game
 
@@ -190,3 +191,15 @@ class Job(models.Model):
     @property
     def finished(self) -> bool:
         return self.status in (self.Status.DONE, self.Status.FAILED)
+
+    @property
+    def expired(self) -> bool:
+        return self.expires_at <= timezone.now()
+
+    @property
+    def result_type(self) -> str:
+        return "application/pdf" if self.kind == self.Kind.PROXIES else "application/json"
+
+    @property
+    def result_filename(self) -> str:
+        return f"{self.key}-{self.kind}.{'pdf' if self.kind == self.Kind.PROXIES else 'json'}"

@@ -401,9 +401,10 @@ def _calibration(c: Canvas, lay: Layout) -> None:
     c.drawString(x0 + 52 * MM, y, "50 mm")
 
 
-def sheet_pages(sheet: Sheet) -> int:
-    """How many pages of cards render_sheet draws (not counting calibration and backs)."""
-    return -(-len(sheet.cards) // (COLUMNS * ROWS))
+def pages_for(cards: int) -> int:
+    """How many pages of cards render_sheet draws for this many (not counting calibration
+    and backs)."""
+    return -(-cards // (COLUMNS * ROWS))
 
 
 def render_sheet(sheet: Sheet, progress: Callable[[int], None] | None = None) -> bytes:

@@ -6,7 +6,6 @@ from collections import Counter, defaultdict
 from typing import Any
 from urllib.parse import urlencode
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -14,28 +13,22 @@ from django.contrib.auth.forms import UserCreationForm
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from cardsite.catalogue.models import Card, Game
 from cardsite.catalogue.search.query import QuerySyntaxError
 from cardsite.catalogue.selectors import card_search, cards_in_order
 from decks.decklist import CODE_PREFIX, DeckCodeError, decode_code, encode_code, parse_text
-from decks.jobs import (
-    broker_configured,
-    goldfish_params,
-    job_submit,
-    proxies_params,
-    wants_background,
-)
+from decks.jobs import broker_configured, goldfish_job, proxies_job
 from decks.models import Deck, Job
-from decks.printing import deck_order, order_cards, print_order
+from decks.printing import deck_order, print_order
 from decks.proxies import ProxyOptionError, parse_options
 from decks.selectors import deck_for_reader, decks_listed, job_for_reader
 from decks.services import (
     DeckConflict,
     DeckContentError,
     DeckInputError,
+    Entry,
     RequestedCard,
     deck_check,
     deck_create,
@@ -43,7 +36,6 @@ from decks.services import (
     deck_entries,
     deck_fork,
     deck_update,
-    goldfish_check,
     goldfish_run,
 )
 from engines.goldfish import MAX_RUNS
@@ -340,9 +332,7 @@ def deck_proxies(request: HttpRequest, deck_id: str) -> HttpResponse:
     except ProxyOptionError as exc:
         return HttpResponse(f"Bad option {exc}\n", status=400, content_type="text/plain")
     order = deck_order(deck, options)
-    if wants_background(size=order_cards(order), threshold=settings.JOB_PROXY_CARDS):
-        params, total = proxies_params(order)
-        job = job_submit(kind=Job.Kind.PROXIES, params=params, total=total, owner=request.user)
+    if job := proxies_job(order=order, owner=request.user):
         return redirect(job)
     response = HttpResponse(print_order(order), content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{deck.share_key}-proxies.pdf"'
@@ -356,7 +346,7 @@ def _job(request: HttpRequest, key: str) -> Job:
     job = job_for_reader(key=key, user=request.user)
     if job is None:
         raise Http404("No job with that id, or it is not yours.")
-    if job.expires_at <= timezone.now():
+    if job.expired:
         raise Http404("This job has expired and its result was deleted; ask for it again.")
     return job
 
@@ -366,11 +356,10 @@ def job_detail(request: HttpRequest, key: str) -> HttpResponse:
     job = _job(request, key)
     deck_key = job.params.get("deck") if job.kind == Job.Kind.GOLDFISH else None
     deck = deck_for_reader(deck_id=deck_key, user=request.user) if deck_key else None
-    title = "Proxy sheet" if job.kind == Job.Kind.PROXIES else "Goldfish simulation"
     if job.kind == Job.Kind.PROXIES:
-        title += f": {job.params['order']['title']}"
-    elif deck:
-        title += f": {deck.name}"
+        title = f"Proxy sheet: {job.params['order']['title']}"
+    else:
+        title = f"Goldfish simulation: {deck.name}" if deck else "Goldfish simulation"
     context = {"job": job, "deck": deck, "title": title, "percent": round(job.fraction * 100)}
     return render(request, "decks/job.html", context)
 
@@ -379,11 +368,8 @@ def job_result(request: HttpRequest, key: str) -> HttpResponse:
     job = _job(request, key)
     if job.status != Job.Status.DONE or not job.result:
         return redirect(job)
-    proxies = job.kind == Job.Kind.PROXIES
     return FileResponse(
-        job.result.open("rb"),
-        content_type="application/pdf" if proxies else "application/json",
-        filename=f"{job.key}-{job.kind}.{'pdf' if proxies else 'json'}",
+        job.result.open("rb"), content_type=job.result_type, filename=job.result_filename
     )
 
 
@@ -504,25 +490,21 @@ def deck_goldfish(request: HttpRequest, deck_id: str) -> HttpResponse:
                     if isinstance(param.default, bool)
                     else _int(raw, param.default, 0, 10**6)
                 )
-        if wants_background(size=runs, threshold=settings.JOB_GOLDFISH_RUNS):
-            try:
-                goldfish_check(game=deck.game, runs=runs, policy=policy)
-            except DeckInputError as exc:
-                context["error"] = str(exc)
-                return render(request, "decks/goldfish.html", context)
-            params, total = goldfish_params(
+        entries = deck_entries(deck)
+        try:
+            job = goldfish_job(
                 game=deck.game,
-                entries=deck_entries(deck),
+                entries=entries,
                 runs=runs,
                 seed=seed,
                 policy=policy,
+                owner=request.user,
                 deck_key=deck.share_key,
             )
-            job = job_submit(kind=Job.Kind.GOLDFISH, params=params, total=total, owner=request.user)
-            return redirect(job)
-        try:
+            if job is not None:
+                return redirect(job)
             result = goldfish_run(
-                game=deck.game, entries=deck_entries(deck), runs=runs, seed=seed, policy=policy
+                game=deck.game, entries=entries, runs=runs, seed=seed, policy=policy
             )
         except DeckInputError as exc:
             context["error"] = str(exc)
@@ -531,20 +513,23 @@ def deck_goldfish(request: HttpRequest, deck_id: str) -> HttpResponse:
                 result=result,
                 charts=_charts(result["charts"]),
                 runs=runs,
-                odds=_odds_beside(deck, result, policy),
+                odds=_odds_beside(deck, result, policy, entries),
             )
     return render(request, "decks/goldfish.html", context)
 
 
 def _odds_beside(
-    deck: Deck, result: dict[str, Any], policy: dict[str, Any]
+    deck: Deck,
+    result: dict[str, Any],
+    policy: dict[str, Any],
+    entries: list[Entry] | None = None,
 ) -> dict[str, Any] | None:
     """For Conquest of Fates, the exact chance of a mulligan beside the simulated rate."""
     if deck.game.slug != "conquest-of-fates":
         return None
     from engines.odds import at_least
 
-    entries = deck_entries(deck)
+    entries = entries if entries is not None else deck_entries(deck)
     size = sum(e.quantity for e in entries)
     units = sum(e.quantity for e in entries if e.card.card_type.name == "Unit")
     need = policy.get("mulligan_below_units", 3)

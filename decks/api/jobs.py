@@ -3,7 +3,6 @@
 from typing import Any
 
 from django.http import FileResponse
-from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
@@ -18,8 +17,6 @@ from cardsite.catalogue.api.serializers import _DATETIME
 from decks.api.serializers import JobSerializer
 from decks.models import Job
 from decks.selectors import job_for_reader
-
-CONTENT_TYPES = {Job.Kind.PROXIES: "application/pdf", Job.Kind.GOLDFISH: "application/json"}
 
 
 class JobGone(APIException):
@@ -74,7 +71,7 @@ def _readable(request: Request, key: str) -> Job:
     job = job_for_reader(key=key, user=request.user)
     if job is None:
         raise NotFound("No job with that id, or it is not yours.")
-    if job.expires_at <= timezone.now():
+    if job.expired:
         raise JobGone()
     return job
 
@@ -118,10 +115,6 @@ class JobResultView(APIView):
             raise NotFound(f"The job failed: {job.error}")
         if job.status != Job.Status.DONE or not job.result:
             raise JobNotReady()
-        name = f"{job.key}-{job.kind}.{'pdf' if job.kind == Job.Kind.PROXIES else 'json'}"
         return FileResponse(
-            job.result.open("rb"),
-            content_type=CONTENT_TYPES[Job.Kind(job.kind)],
-            filename=name,
-            as_attachment=False,
+            job.result.open("rb"), content_type=job.result_type, filename=job.result_filename
         )

@@ -1,6 +1,5 @@
 from typing import Any
 
-from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
@@ -38,9 +37,9 @@ from decks.api.serializers import (
     StaleVersionSerializer,
 )
 from decks.decklist import DeckCodeError, ExportEntry, decode_code, encode_code, parse_text, to_text
-from decks.jobs import goldfish_params, job_submit, proxies_params, wants_background
-from decks.models import Deck, Job
-from decks.printing import deck_order, list_order, order_cards, print_order
+from decks.jobs import goldfish_job, proxies_job
+from decks.models import Deck
+from decks.printing import SheetOrder, deck_order, list_order, print_order
 from decks.proxies import ProxyOptionError, parse_options
 from decks.selectors import deck_for_reader, decks_listed
 from decks.services import (
@@ -48,6 +47,7 @@ from decks.services import (
     DeckConflict,
     DeckContentError,
     DeckInputError,
+    Entry,
     RequestedCard,
     deck_check,
     deck_create,
@@ -55,7 +55,6 @@ from decks.services import (
     deck_entries,
     deck_fork,
     deck_update,
-    goldfish_check,
     goldfish_run,
 )
 
@@ -210,15 +209,26 @@ def _deck_cards(data: dict[str, Any], game: Any) -> tuple[list[RequestedCard], l
     return requested_cards(data)
 
 
-def _content_error(problems: list[dict[str, Any]]) -> Response:
+def _content_error(
+    problems: list[dict[str, Any]], detail: str = "Some cards cannot be saved; nothing was saved."
+) -> Response:
     return Response(
-        {
-            "code": "invalid_cards",
-            "detail": "Some cards cannot be saved; nothing was saved.",
-            "problems": problems,
-        },
+        {"code": "invalid_cards", "detail": detail, "problems": problems},
         status=status.HTTP_400_BAD_REQUEST,
     )
+
+
+def _posted_entries(data: dict[str, Any]) -> tuple[list[Entry], list[dict[str, Any]]]:
+    """A posted list's cards, and the problems (unknown cards, unreadable lines) that stop
+    anything being made from it."""
+    requested, list_problems = requested_cards(data)
+    result = deck_check(
+        game=data["game"],
+        format_slug=data["format"],
+        requested=requested,
+        list_problems=list_problems,
+    )
+    return result.entries, [p for p in result.problems if p["code"] in UNSAVABLE]
 
 
 def _if_match_version(request: Request, deck: Deck) -> tuple[int | None, bool]:
@@ -578,41 +588,21 @@ class ListProxiesView(APIView):
             options = parse_options(request.query_params)
         except ProxyOptionError as exc:
             raise ValidationError({exc.option: [exc.message]}) from None
-        requested, list_problems = requested_cards(data)
-        result = deck_check(
-            game=data["game"],
-            format_slug=data["format"],
-            requested=requested,
-            list_problems=list_problems,
-        )
-        unusable = [p for p in result.problems if p["code"] in UNSAVABLE]
+        entries, unusable = _posted_entries(data)
         if unusable:
-            return Response(
-                {
-                    "code": "invalid_cards",
-                    "detail": "Some cards cannot be printed; nothing was made.",
-                    "problems": unusable,
-                },
-                status=status.HTTP_400_BAD_REQUEST,
-            )
+            return _content_error(unusable, "Some cards cannot be printed; nothing was made.")
         order = list_order(
-            "Card list", data["game"].name, [(e.card, e.quantity) for e in result.entries], options
+            "Card list", data["game"].name, [(e.card, e.quantity) for e in entries], options
         )
         if background := _proxies_job(request, order):
             return background
         return HttpResponse(print_order(order), content_type="application/pdf")
 
 
-def _proxies_job(request: Request, order: Any) -> Response | None:
+def _proxies_job(request: Request, order: SheetOrder) -> Response | None:
     """A 202 with a job for a large sheet (or when the client prefers to poll), else None."""
-    size = order_cards(order)
-    if not wants_background(
-        size=size, threshold=settings.JOB_PROXY_CARDS, prefer_async=prefers_async(request)
-    ):
-        return None
-    params, total = proxies_params(order)
-    job = job_submit(kind=Job.Kind.PROXIES, params=params, total=total, owner=request.user)
-    return job_accepted(job, request)
+    job = proxies_job(order=order, owner=request.user, prefer_async=prefers_async(request))
+    return job_accepted(job, request) if job else None
 
 
 def _goldfish_response(
@@ -622,33 +612,21 @@ def _goldfish_response(
     data: dict[str, Any],
     deck_key: str | None = None,
 ) -> Response:
-    if wants_background(
-        size=data["runs"],
-        threshold=settings.JOB_GOLDFISH_RUNS,
-        prefer_async=prefers_async(request),
-    ):
-        try:
-            # Checked now, so a bad request is a 400 here, not a failed job later.
-            goldfish_check(game=game, runs=data["runs"], policy=data["policy"])
-        except DeckInputError as exc:
-            raise ValidationError({exc.field: [str(exc)]}) from None
-        params, total = goldfish_params(
+    run = {"runs": data["runs"], "seed": data["seed"], "policy": data["policy"]}
+    try:
+        job = goldfish_job(
             game=game,
             entries=entries,
-            runs=data["runs"],
-            seed=data["seed"],
-            policy=data["policy"],
+            **run,
+            owner=request.user,
             deck_key=deck_key,
+            prefer_async=prefers_async(request),
         )
-        job = job_submit(kind=Job.Kind.GOLDFISH, params=params, total=total, owner=request.user)
-        return job_accepted(job, request)
-    try:
-        result = goldfish_run(
-            game=game, entries=entries, runs=data["runs"], seed=data["seed"], policy=data["policy"]
-        )
+        if job is not None:
+            return job_accepted(job, request)
+        return Response(goldfish_run(game=game, entries=entries, **run))
     except DeckInputError as exc:
         raise ValidationError({exc.field: [str(exc)]}) from None
-    return Response(result)
 
 
 class GoldfishListView(APIView):
@@ -671,21 +649,7 @@ class GoldfishListView(APIView):
         body = GoldfishListSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
-        requested, list_problems = requested_cards(data)
-        result = deck_check(
-            game=data["game"],
-            format_slug=data["format"],
-            requested=requested,
-            list_problems=list_problems,
-        )
-        unusable = [p for p in result.problems if p["code"] in UNSAVABLE]
+        entries, unusable = _posted_entries(data)
         if unusable:
-            return Response(
-                {
-                    "code": "invalid_cards",
-                    "detail": "Some cards are not known; nothing was simulated.",
-                    "problems": unusable,
-                },
-                status=status.HTTP_400_BAD_REQUEST,
-            )
-        return _goldfish_response(request, data["game"], result.entries, data)
+            return _content_error(unusable, "Some cards are not known; nothing was simulated.")
+        return _goldfish_response(request, data["game"], entries, data)
