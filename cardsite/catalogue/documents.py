@@ -135,13 +135,17 @@ class _Walker:
         return doc
 
 
-def read_json(text: str) -> Document:
+def _parse_json(text: str) -> Any:
     try:
-        parsed = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise DocumentError(
             [Problem(exc.lineno, "", f"not valid JSON: {exc.msg} (column {exc.colno})")]
         ) from None
+
+
+def read_json(text: str) -> Document:
+    parsed = _parse_json(text)
     if isinstance(parsed, list):
         pass
     elif isinstance(parsed, dict):
@@ -167,13 +171,7 @@ def read_json_list(text: str) -> list[Record]:
     For files that are a plain list of objects (deck backups), so that their problems can name
     lines the way an import's do.
     """
-    try:
-        parsed = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DocumentError(
-            [Problem(exc.lineno, "", f"not valid JSON: {exc.msg} (column {exc.colno})")]
-        ) from None
-    if not isinstance(parsed, list):
+    if not isinstance(_parse_json(text), list):
         raise DocumentError([Problem(1, "", "expected a JSON list")])
     records, _ = _Walker(text).records(0)
     return records

@@ -152,7 +152,7 @@ def production_env(static_root: Path) -> dict[str, str]:
     """`make serve-prod`'s environment (the Makefile's PROD_ENV), on this run's own database,
     Redis database and static directory; no Celery broker, since nothing here queues a job."""
     return {
-        "DJANGO_SETTINGS_MODULE": "tests.benchmarks.load_settings",
+        "DJANGO_SETTINGS_MODULE": "cardsite.settings.production",
         "DATABASE_URL": DATABASE_URL,
         "REDIS_URL": REDIS_URL,
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
@@ -160,7 +160,7 @@ def production_env(static_root: Path) -> dict[str, str]:
         "SECURE_SSL_REDIRECT": "false",
         "SECURE_COOKIES": "false",
         "SECRET_KEY": secrets.token_urlsafe(64),
-        "LOADTEST_STATIC_ROOT": str(static_root),
+        "STATIC_ROOT": str(static_root),
         **THROTTLES,
     }
 
