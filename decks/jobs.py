@@ -28,7 +28,15 @@ from cardsite.catalogue.models import Card, Game
 from decks.models import Job
 from decks.printing import SheetOrder, order_cards, print_order
 from decks.proxies import pages_for
-from decks.services import DeckInputError, Entry, goldfish_check, goldfish_run
+from decks.services import (
+    Intake,
+    RequestedCard,
+    ResolvedDeck,
+    goldfish_check,
+    goldfish_run,
+    resolve,
+)
+from engines.errors import InputError
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +77,7 @@ def proxies_job(
 
 def goldfish_job(
     *,
-    game: Game,
-    entries: list[Entry],
+    resolved: ResolvedDeck,
     runs: int,
     seed: int,
     policy: dict[str, Any],
@@ -79,16 +86,16 @@ def goldfish_job(
     prefer_async: bool = False,
 ) -> Job | None:
     """A job simulating these entries if it should be one (long, or asked for); None to
-    simulate inline. Raises DeckInputError, before anything is queued, for a request the
+    simulate inline. Raises InputError, before anything is queued, for a request the
     simulation would refuse."""
     if not _wants_background(
         size=runs, threshold=settings.JOB_GOLDFISH_RUNS, prefer_async=prefer_async
     ):
         return None
-    goldfish_check(game=game, runs=runs, policy=policy)
+    goldfish_check(engine=resolved.snapshot.engine, runs=runs, policy=policy)
     params = {
-        "game": game.slug,
-        "entries": [(e.card.id, e.quantity, e.zone) for e in entries],
+        "game": resolved.snapshot.slug,
+        "entries": [(e.card.pk, e.quantity, e.zone) for e in resolved.entries],
         "runs": runs,
         "seed": seed,
         "policy": policy,
@@ -154,19 +161,14 @@ def _run_proxies(job: Job, progress: Callable[[int], None]) -> tuple[str, bytes]
 
 def _run_goldfish(job: Job, progress: Callable[[int], None]) -> tuple[str, bytes]:
     params = job.params
-    game = Game.objects.get(slug=params["game"])
-    ids = [card for card, _, _ in params["entries"]]
-    cards = (
-        Card.objects.select_related("card_type")
-        .prefetch_related("factions", "keywords", "subtypes")
-        .in_bulk(ids)
-    )
-    if len(cards) != len(set(ids)):
+    if not Game.objects.filter(slug=params["game"]).exists():
+        raise Game.DoesNotExist("the game is no longer in the catalogue")
+    requested = tuple(RequestedCard(q, pk=pk, zone=zone) for pk, q, zone in params["entries"])
+    resolved = resolve(game=params["game"], intake=Intake(requested))
+    if resolved.unsavable:
         raise Card.DoesNotExist("some of the cards are no longer in the catalogue")
-    entries = [Entry(cards[card], quantity, zone) for card, quantity, zone in params["entries"]]
     result = goldfish_run(
-        game=game,
-        entries=entries,
+        resolved=resolved,
         runs=params["runs"],
         seed=params["seed"],
         policy=params["policy"],
@@ -197,7 +199,7 @@ def job_run(*, key: str) -> None:
     try:
         with guard:
             name, content = RUNNERS[job.kind](job, progress)
-    except (Card.DoesNotExist, Game.DoesNotExist, DeckInputError) as exc:
+    except (Card.DoesNotExist, Game.DoesNotExist, InputError) as exc:
         _finish(job, status=Job.Status.FAILED, error=str(exc))
         return
     except Exception:

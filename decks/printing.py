@@ -68,13 +68,14 @@ def deck_order(deck: Deck, options: SheetOptions) -> SheetOrder:
 
 
 def list_order(
-    title: str, game_name: str, entries: list[tuple[Card, int]], options: SheetOptions
+    title: str, game_name: str, entries: list[tuple[int, int]], options: SheetOptions
 ) -> SheetOrder:
+    """A sheet of (card pk, copies)."""
     return {
         "title": title,
         "game": game_name,
         "url": settings.SITE_URL + "/",
-        "entries": [(card.id, quantity) for card, quantity in entries],
+        "entries": list(entries),
         "options": asdict(options),
     }
 
@@ -105,6 +106,6 @@ def deck_sheet(deck: Deck, options: SheetOptions) -> bytes:
 
 
 def list_sheet(
-    title: str, game_name: str, entries: list[tuple[Card, int]], options: SheetOptions
+    title: str, game_name: str, entries: list[tuple[int, int]], options: SheetOptions
 ) -> bytes:
     return print_order(list_order(title, game_name, entries, options))

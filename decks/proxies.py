@@ -22,6 +22,8 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
+from engines.errors import InputError
+
 MM = 72 / 25.4
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 SIZES = {"63x88": (63.0, 88.0), "2.5x3.5": (63.5, 88.9)}
@@ -34,13 +36,6 @@ _FONTS = {
     "Sans-Bold": "DejaVuSans-Bold.ttf",
     "Sans-Oblique": "DejaVuSans-Oblique.ttf",
 }
-
-
-class ProxyOptionError(ValueError):
-    def __init__(self, option: str, message: str) -> None:
-        super().__init__(f"{option}: {message}")
-        self.option = option
-        self.message = message
 
 
 @dataclass(frozen=True)
@@ -57,27 +52,27 @@ def _number(params: Mapping[str, str], name: str, top: float) -> float:
     try:
         value = float(raw)
     except ValueError:
-        raise ProxyOptionError(name, f"must be a number of millimetres, got {raw!r}") from None
+        raise InputError(name, f"must be a number of millimetres, got {raw!r}") from None
     if not 0 <= value <= top:
-        raise ProxyOptionError(name, f"must be between 0 and {top:g} mm, got {raw}")
+        raise InputError(name, f"must be between 0 and {top:g} mm, got {raw}")
     return value
 
 
 def parse_options(params: Mapping[str, str]) -> SheetOptions:
-    """Sheet options from query parameters; a bad one raises ProxyOptionError naming it."""
+    """Sheet options from query parameters; a bad one raises InputError naming it."""
     known = {"paper", "size", "bleed", "gap", "backs"}
     for name in params:
         if name not in known:
-            raise ProxyOptionError(name, f"unknown option; options are {', '.join(sorted(known))}")
+            raise InputError(name, f"unknown option; options are {', '.join(sorted(known))}")
     paper = params.get("paper", "a4").lower()
     if paper not in PAPERS:
-        raise ProxyOptionError("paper", f"must be a4 or letter, got {paper!r}")
+        raise InputError("paper", f"must be a4 or letter, got {paper!r}")
     size = params.get("size", "63x88").lower()
     if size not in SIZES:
-        raise ProxyOptionError("size", f"must be 63x88 or 2.5x3.5, got {size!r}")
+        raise InputError("size", f"must be 63x88 or 2.5x3.5, got {size!r}")
     backs = params.get("backs", "0")
     if backs not in ("0", "1", "true", "false"):
-        raise ProxyOptionError("backs", f"must be 1 or 0, got {backs!r}")
+        raise InputError("backs", f"must be 1 or 0, got {backs!r}")
     options = SheetOptions(
         paper,
         size,
@@ -124,7 +119,7 @@ def layout(options: SheetOptions) -> Layout:
     room_w = (page_w - grid_w) / 2 - crop
     room_h = (page_h - grid_h) / 2 - crop
     if room_w < 0 or room_h < 0:
-        raise ProxyOptionError(
+        raise InputError(
             "gap",
             f"{gap:g} mm between cards leaves no room on {options.paper} for {options.size} cards",
         )

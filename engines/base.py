@@ -14,7 +14,17 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from engines.hands import HandRules
 from engines.rules import Format
+
+
+@dataclass(frozen=True)
+class HandOdds:
+    """An exact chance, in words, and the simulation summary's key for the same chance."""
+
+    label: str
+    exact: float
+    summary_key: str | None = None
 
 
 def slugify(value: str) -> str:
@@ -153,13 +163,10 @@ class GameEngine:
     # goldfish(cards, *, runs, seed, policy) -> {"summary", "charts"}, and its policy knobs.
     goldfish: Callable[..., dict[str, Any]] | None = field(default=None, compare=False)
     goldfish_policy: tuple[Any, ...] = ()
-    # The sample hand on the goldfish page: opening hand size, cards drawn each turn (or
-    # battle), what a turn is called, and the zone hands are drawn from (None: all).
-    hand_size: int = 0
-    draws_per_turn: int = 1
-    turn_name: str = "turn"
-    hand_zone: str | None = None
-    mulligan: bool = False
+    # How a hand is dealt, refilled and mulliganed (engines.hands); None: the game has none.
+    hand: HandRules | None = None
+    # odds(cards, policy) -> exact chances worth showing beside a hand or a simulation.
+    odds: Callable[..., list[HandOdds]] | None = field(default=None, compare=False)
     _stats_by_key: dict[str, StatField] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

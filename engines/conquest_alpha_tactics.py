@@ -15,6 +15,7 @@ from engines.goldfish import (
     rng_for,
     stat,
 )
+from engines.hands import HandRules
 from engines.rules import CardsNotAllowed, DeckCard, Format, OneFaction, TypesNotAllowed, ZoneSize
 
 RULEBOOK = "star-trek-conquest-alpha-tactics.txt"
@@ -256,8 +257,15 @@ ENGINE = replace(
     ENGINE,
     goldfish=goldfish,
     goldfish_policy=GOLDFISH_POLICY,
-    hand_size=4,
-    draws_per_turn=1,
-    turn_name="play",
-    hand_zone="main",
+    hand=HandRules(
+        opening=4,
+        zone="main",
+        turn_name="round",
+        per_turn=4,
+        refill=True,
+        reshuffle_discards=True,
+        source="Setup: each player draws four cards; Rules for Playing and Drawing: after "
+        "playing or discarding, draw back up to four; shuffle the discard pile when the draw "
+        "pile is empty",
+    ),
 )

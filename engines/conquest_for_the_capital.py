@@ -16,6 +16,7 @@ from engines.goldfish import (
     rng_for,
     stat,
 )
+from engines.hands import HandRules
 from engines.rules import DeckCard, Format, OneFaction, TypesNotAllowed, ZoneSize
 
 RULEBOOK = "conquest-for-the-capital.txt"
@@ -213,8 +214,13 @@ ENGINE = replace(
     ENGINE,
     goldfish=goldfish,
     goldfish_policy=GOLDFISH_POLICY,
-    hand_size=4,
-    draws_per_turn=2,
-    turn_name="turn",
-    hand_zone="battle",
+    hand=HandRules(
+        opening=4,
+        zone="battle",
+        per_turn=4,
+        refill=True,
+        reshuffle_discards=True,
+        source="Setup 12: draw 4 Battle Cards; Deployment Phase: draw Battle Cards until you "
+        "have 4; reshuffle the used Battle Cards if you run out",
+    ),
 )

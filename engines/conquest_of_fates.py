@@ -3,7 +3,15 @@
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
-from engines.base import CardTypeSpec, FaceLayout, GameEngine, StatField, StatKind, Zone
+from engines.base import (
+    CardTypeSpec,
+    FaceLayout,
+    GameEngine,
+    HandOdds,
+    StatField,
+    StatKind,
+    Zone,
+)
 from engines.goldfish import (
     PolicyParam,
     copies,
@@ -13,6 +21,8 @@ from engines.goldfish import (
     resolve_policy,
     rng_for,
 )
+from engines.hands import HandRules, Mulligan
+from engines.odds import at_least
 from engines.rules import CardLimit, DeckCard, Format, FormatSetting, OneFaction, Severity, ZoneSize
 
 RULEBOOK = "conquest-of-fates.txt"
@@ -183,13 +193,38 @@ def goldfish(
     }
 
 
+def odds(cards: Sequence[DeckCard], policy: Mapping[str, object]) -> list[HandOdds]:
+    """The exact chance that the first supply drop is mulliganed under the policy, to set
+    beside the simulated rate."""
+    p = resolve_policy(GOLDFISH_POLICY, policy)
+    size = sum(c.quantity for c in cards)
+    if size < SUPPLY_DROP:
+        return []
+    units = sum(c.quantity for c in cards if _cq(c) is not None)
+    need = p["mulligan_below_units"]
+    return [
+        HandOdds(
+            f"a first supply drop with fewer than {need} units",
+            1 - float(at_least(size, units, SUPPLY_DROP, need)),
+            "mulligan_rate",
+        )
+    ]
+
+
 # The engine, with its goldfish procedure (defined above, after the rules it plays by).
 ENGINE = replace(
     ENGINE,
     goldfish=goldfish,
     goldfish_policy=GOLDFISH_POLICY,
-    hand_size=7,
-    draws_per_turn=7,
-    turn_name="battle",
-    mulligan=True,
+    hand=HandRules(
+        opening=SUPPLY_DROP,
+        per_turn=SUPPLY_DROP,
+        turn_name="battle",
+        hand_limit=HAND_LIMIT,
+        mulligan=Mulligan.REDRAW,
+        source="Core Rules, 1. Supply Drop (7 cards each battle); Maximum Hand Size (10, "
+        "discard at once); Mulligans (first supply drop only, once); Running Out of Cards "
+        "(draws simply do not happen)",
+    ),
+    odds=odds,
 )

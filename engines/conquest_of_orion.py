@@ -14,6 +14,7 @@ from engines.goldfish import (
     rng_for,
     stat,
 )
+from engines.hands import HandRules, Mulligan
 from engines.rules import DeckCard, Format, OneFaction, TypesNotAllowed, ZoneSize
 
 RULEBOOK = "conquest-of-orion.txt"
@@ -332,8 +333,11 @@ ENGINE = replace(
     ENGINE,
     goldfish=goldfish,
     goldfish_policy=GOLDFISH_POLICY,
-    hand_size=4,
-    draws_per_turn=1,
-    turn_name="turn",
-    mulligan=True,
+    hand=HandRules(
+        opening=4,
+        per_turn=1,
+        mulligan=Mulligan.EXCHANGE,
+        source="§1.3 Game Start: draw four, then exchange any number by putting them on the "
+        "bottom and drawing that many; §1.6: each turn begins with drawing a card",
+    ),
 )

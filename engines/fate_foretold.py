@@ -14,6 +14,7 @@ from engines.goldfish import (
     resolve_policy,
     rng_for,
 )
+from engines.hands import HandRules
 from engines.rules import CopyLimit, DeckCard, Format, TypesNotAllowed, ZoneSize
 
 RULEBOOK = "fate-foretold.txt"
@@ -199,8 +200,14 @@ ENGINE = replace(
     ENGINE,
     goldfish=goldfish,
     goldfish_policy=GOLDFISH_POLICY,
-    hand_size=3,
-    draws_per_turn=1,
-    turn_name="turn",
-    hand_zone="nest",
+    hand=HandRules(
+        opening=3,
+        zone="nest",
+        per_turn=1,
+        hand_limit=5,
+        limit_at_end_of_turn=True,
+        discard_to_bottom=True,
+        source="How to Play: deal three cards to each player; Step 2: Draw; Rule 5: at the end "
+        "of your turn keep 5 cards in hand; Rule 3: Fates Never Fade (to the bottom of the nest)",
+    ),
 )

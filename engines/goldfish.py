@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engines.errors import InputError
 from engines.rules import DeckCard
 
 MAX_RUNS = 1_000_000
@@ -27,26 +28,18 @@ class PolicyParam:
     help: str
 
 
-class GoldfishError(ValueError):
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
-
-
 def resolve_policy(params: Sequence[PolicyParam], given: Mapping[str, Any]) -> dict[str, Any]:
     known = {p.key: p for p in params}
     for key in given:
         if key not in known:
-            raise GoldfishError(
-                key, f"unknown policy option; options: {', '.join(known) or 'none'}"
-            )
+            raise InputError(key, f"unknown policy option; options: {', '.join(known) or 'none'}")
     resolved = {}
     for p in params:
         value = given.get(p.key, p.default)
         if type(value) is not type(p.default) and not (
             isinstance(p.default, float) and isinstance(value, int)
         ):
-            raise GoldfishError(p.key, f"must be like {p.default!r}, got {value!r}")
+            raise InputError(p.key, f"must be like {p.default!r}, got {value!r}")
         resolved[p.key] = value
     return resolved
 

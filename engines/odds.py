@@ -5,11 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 from math import comb
 
-
-class OddsError(ValueError):
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
+from engines.errors import InputError
 
 
 def _check(deck_size: int, copies: int, draws: int, at_least: int) -> None:
@@ -20,15 +16,15 @@ def _check(deck_size: int, copies: int, draws: int, at_least: int) -> None:
         ("at_least", at_least),
     ):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise OddsError(name, f"must be a whole number, got {value!r}")
+            raise InputError(name, f"must be a whole number, got {value!r}")
         if value < 0:
-            raise OddsError(name, f"cannot be negative, got {value}")
+            raise InputError(name, f"cannot be negative, got {value}")
     if deck_size == 0:
-        raise OddsError("deck_size", "a deck needs at least one card")
+        raise InputError("deck_size", "a deck needs at least one card")
     if copies > deck_size:
-        raise OddsError("copies", f"{copies} copies cannot be in a {deck_size}-card deck")
+        raise InputError("copies", f"{copies} copies cannot be in a {deck_size}-card deck")
     if draws > deck_size:
-        raise OddsError("draws", f"cannot draw {draws} cards from a {deck_size}-card deck")
+        raise InputError("draws", f"cannot draw {draws} cards from a {deck_size}-card deck")
 
 
 def at_least(deck_size: int, copies: int, draws: int, at_least: int) -> Fraction:

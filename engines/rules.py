@@ -55,6 +55,20 @@ class Problem:
     message: str
     cards: tuple[str, ...] = ()
     source: str = ""
+    # Where a problem comes from a decklist's line (an unknown name, an unreadable line).
+    line: int | None = None
+    lines: tuple[int, ...] = ()
+    suggestions: tuple[str, ...] = ()
+
+    def sort_key(self) -> tuple[bool, bool, int, str, str]:
+        """Errors first, then by line number (as a number; problems of no line last), code."""
+        return (
+            self.severity != Severity.ERROR,
+            self.line is None,
+            self.line or 0,
+            self.code,
+            self.message,
+        )
 
 
 def _names(cards: Iterable[DeckCard], limit: int = 8) -> str:
@@ -342,8 +356,7 @@ class Format:
     def validate(self, deck: Deck, settings: Mapping[str, Any] | None = None) -> list[Problem]:
         values = {**self.default_settings(), **(settings or {})}
         problems = [p for rule in self.rules for p in rule.check(deck, values)]
-        # Errors first, then by code, so the most serious problems lead.
-        return sorted(problems, key=lambda p: (p.severity != Severity.ERROR, p.code, p.message))
+        return sorted(problems, key=Problem.sort_key)
 
 
 def infer_faction(cards: Iterable[DeckCard]) -> str | None:

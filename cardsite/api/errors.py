@@ -8,6 +8,8 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from engines.errors import InputError
+
 
 def _first_code(codes: Any) -> str:
     if isinstance(codes, str):
@@ -19,7 +21,19 @@ def _first_code(codes: Any) -> str:
     return "error"
 
 
+def as_api_error(exc: InputError) -> exceptions.ValidationError:
+    """An input the services or engines refused, as the API's 400 naming the field."""
+    return exceptions.ValidationError({exc.field: [exc.message]})
+
+
+def as_form_error(exc: InputError) -> str:
+    """The same refusal as a page shows it, beside the form."""
+    return exc.message
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, InputError):
+        exc = as_api_error(exc)
     response = drf_exception_handler(exc, context)
     if response is None:
         return None  # a real bug: Django's 500 handling (handler500 below for /api/) takes it

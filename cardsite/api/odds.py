@@ -2,13 +2,12 @@
 
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
-from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from engines.odds import OddsError, at_least, at_least_with_mulligan
+from engines.odds import at_least, at_least_with_mulligan
 
 
 class OddsRequest(serializers.Serializer):
@@ -45,8 +44,5 @@ class OddsView(APIView):
         body.is_valid(raise_exception=True)
         data = body.validated_data
         compute = at_least_with_mulligan if data["mulligan"] else at_least
-        try:
-            p = compute(data["deck_size"], data["copies"], data["draws"], data["at_least"])
-        except OddsError as exc:
-            raise ValidationError({exc.field: [str(exc)]}) from None
+        p = compute(data["deck_size"], data["copies"], data["draws"], data["at_least"])
         return Response({"probability": float(p), "exact": f"{p.numerator}/{p.denominator}"})

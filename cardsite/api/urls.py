@@ -6,14 +6,11 @@ from cardsite.api.auth import TokenView
 from cardsite.api.errors import json_or_html_404
 from cardsite.api.odds import OddsView
 from cardsite.catalogue.api.views import CardViewSet, GameViewSet, SetViewSet
+from decks.api.decks import DeckViewSet
+from decks.api.goldfish import GoldfishListView
 from decks.api.jobs import JobResultView, JobView
-from decks.api.views import (
-    DeckProxiesView,
-    DeckViewSet,
-    GoldfishListView,
-    ListProxiesView,
-    ValidateDeckView,
-)
+from decks.api.proxies import DeckProxiesView, ListProxiesView
+from decks.api.validate import FormatsView, ValidateDeckView
 
 router = DefaultRouter()
 router.register("games", GameViewSet, basename="game")
@@ -22,6 +19,7 @@ router.register("cards", CardViewSet, basename="card")
 router.register("decks", DeckViewSet, basename="deck")
 
 urlpatterns = [
+    path("games/<slug:slug>/formats/", FormatsView.as_view(), name="game-formats"),
     path("decks/validate/", ValidateDeckView.as_view(), name="deck-validate"),
     path("decks/<str:id>/proxies.pdf", DeckProxiesView.as_view(), name="deck-proxies"),
     path("proxies.pdf", ListProxiesView.as_view(), name="list-proxies"),

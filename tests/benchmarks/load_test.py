@@ -194,7 +194,7 @@ def prepare() -> list[Target]:
 
     from cardsite.catalogue.models import Card, Game
     from decks.models import Deck
-    from decks.services import RequestedCard, deck_create, deck_delete
+    from decks.services import Intake, RequestedCard, deck_create, deck_delete
 
     say("migrating, loading the games, collecting static files")
     call_command("migrate", verbosity=0)
@@ -221,7 +221,7 @@ def prepare() -> list[Target]:
         name=DECK_NAME,
         description="Made by tests/benchmarks/load_test.py.",
         visibility=Deck.Visibility.PUBLIC,
-        requested=[RequestedCard(quantity=1, short_id=c.short_id) for c in cards],
+        intake=Intake(tuple([RequestedCard(quantity=1, short_id=c.short_id) for c in cards])),
     )
     decklist = {
         "game": "conquest-of-orion",

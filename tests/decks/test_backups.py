@@ -17,7 +17,7 @@ from rest_framework.authtoken.models import Token
 
 from cardsite.catalogue.models import Card, Faction, Game
 from decks.models import Deck, DeckEntry
-from decks.services import RequestedCard, deck_create, deck_fork, deck_update
+from decks.services import Intake, RequestedCard, deck_create, deck_fork, deck_update
 
 pytestmark = pytest.mark.django_db
 
@@ -66,7 +66,7 @@ def people():
         description=UNICODE,
         visibility="public",
         faction="Dwarves",
-        requested=requests("conquest-for-the-capital", {"battle": 4, "upgrade": 3}),
+        intake=Intake(tuple(requests("conquest-for-the-capital", {"battle": 4, "upgrade": 3}))),
     )
     deck_update(deck=rush, expected_version=1, changes={"name": "Dwarves rush, tuned"})
     deck_create(
@@ -75,7 +75,7 @@ def people():
         format_slug="nest",
         name="Nest of sigils",
         visibility="unlisted",
-        requested=requests("fate-foretold", {"nest": 5, "sigils": 2}),
+        intake=Intake(tuple(requests("fate-foretold", {"nest": 5, "sigils": 2}))),
     )
     deck_create(
         owner=bob,
@@ -83,7 +83,7 @@ def people():
         format_slug="faction-deck",
         name="Targets first",
         faction=first_faction("conquest-alpha-tactics"),
-        requested=requests("conquest-alpha-tactics", {"main": 5, "targets": 3}),
+        intake=Intake(tuple(requests("conquest-alpha-tactics", {"main": 5, "targets": 3}))),
     )
     fork = deck_fork(deck=rush, owner=bob)
     deck_update(deck=fork, expected_version=1, changes={"description": "Bob\u2019s take ✓"})
@@ -94,7 +94,7 @@ def people():
         format_slug="constructed",
         name="Orion, privately",
         description="日本語のデッキ",
-        requested=requests("conquest-of-orion", {"main": 6}),
+        intake=Intake(tuple(requests("conquest-of-orion", {"main": 6}))),
     )
     deck_create(
         owner=zoe,
@@ -102,7 +102,7 @@ def people():
         format_slug="standard",
         name="Empty for now",
         visibility="public",
-        requested=[],
+        intake=Intake(),
     )
     return [alice, bob, zoe]
 
@@ -345,7 +345,7 @@ def test_restoring_over_the_live_data_puts_restored_decks_back_and_keeps_newer_o
         deck=rush,
         expected_version=2,
         changes={"name": "Changed after the backup"},
-        requested=requests("conquest-for-the-capital", {"battle": 1}),
+        intake=Intake(tuple(requests("conquest-for-the-capital", {"battle": 1}))),
     )
     Token.objects.filter(user=alice).delete()
     Token.objects.create(user=alice)
@@ -354,7 +354,7 @@ def test_restoring_over_the_live_data_puts_restored_decks_back_and_keeps_newer_o
         game=Game.objects.get(slug="conquest-of-fates"),
         format_slug="standard",
         name="Made after the backup",
-        requested=[],
+        intake=Intake(),
     )
 
     out = run("restore_decks", str(path))

@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 
 from cardsite.catalogue.models import Card, Game
 from cardsite.celery import app
-from decks.services import RequestedCard, deck_create
+from decks.services import Intake, RequestedCard, deck_create
 
 pytestmark = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="a worker thread needs a real database server"
@@ -50,7 +50,7 @@ def big_deck(django_db_setup, django_db_blocker):
             format_slug="faction-deck",
             name="Queued hold",
             visibility="private",
-            requested=[RequestedCard(2, None, c.short_id) for c in dwarves],
+            intake=Intake(tuple([RequestedCard(2, None, c.short_id) for c in dwarves])),
         )
     yield owner, deck
     with django_db_blocker.unblock():

@@ -12,7 +12,14 @@ from django.db import connection, connections
 
 from cardsite.catalogue.models import Card, Game
 from decks.models import Deck
-from decks.services import DeckConflict, RequestedCard, deck_create, deck_update
+from decks.services import (
+    DeckConflict,
+    Intake,
+    RequestedCard,
+    deck_create,
+    deck_update,
+    intake_deck,
+)
 
 pytestmark = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="concurrent writers need PostgreSQL"
@@ -31,7 +38,7 @@ def shared_deck(django_db_blocker):
             game=Game.objects.get(slug="conquest-for-the-capital"),
             format_slug="faction-deck",
             name="Contested",
-            requested=[RequestedCard(1, None, c.short_id) for c in dwarves],
+            intake=Intake(tuple([RequestedCard(1, None, c.short_id) for c in dwarves])),
         )
         others = list(
             Card.objects.filter(card_set__code="CFC-SMP")
@@ -60,7 +67,7 @@ def test_fifty_parallel_edits_of_one_version_let_exactly_one_through(
                 deck=mine,
                 expected_version=1,
                 changes={"name": f"By {card.name}"},
-                requested=[*base, RequestedCard(1, None, card.short_id)],
+                intake=Intake(tuple([*base, RequestedCard(1, None, card.short_id)])),
             )
             outcome = "saved"
         except DeckConflict:
@@ -73,7 +80,7 @@ def test_fifty_parallel_edits_of_one_version_let_exactly_one_through(
             outcomes.append(outcome)
 
     with django_db_blocker.unblock():
-        base[:] = [RequestedCard.from_entry(e) for e in deck.entries.select_related("card")]
+        base[:] = intake_deck(deck).cards
         threads = [threading.Thread(target=edit, args=(card,)) for card in others]
         for thread in threads:
             thread.start()

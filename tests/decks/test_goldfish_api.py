@@ -7,7 +7,7 @@ from django.core.management import CommandError, call_command
 from rest_framework.test import APIClient
 
 from cardsite.catalogue.models import Card, Game
-from decks.services import RequestedCard, deck_create
+from decks.services import Intake, RequestedCard, deck_create
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +22,7 @@ def fates_deck():
         format_slug="standard",
         name="Fish",
         visibility="public",
-        requested=[RequestedCard(1, None, c.short_id) for c in cards],
+        intake=Intake(tuple([RequestedCard(1, None, c.short_id) for c in cards])),
     )
 
 

@@ -2,7 +2,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from cardsite.catalogue.models import Card, Game
-from decks.services import RequestedCard, deck_create
+from decks.services import Intake, RequestedCard, deck_create
 
 pytestmark = pytest.mark.django_db
 
@@ -19,7 +19,7 @@ def deck_of(game, code, faction=None, visibility="public"):
         format_slug=fmt,
         name="GF",
         visibility=visibility,
-        requested=[RequestedCard(1, None, c.short_id) for c in cards],
+        intake=Intake(tuple([RequestedCard(1, None, c.short_id) for c in cards])),
     )
 
 
@@ -27,17 +27,47 @@ def test_the_sample_hand_shows_the_opening_hand_as_card_faces(client):
     deck = deck_of("conquest-of-fates", "COF-SMP", "Hollowstar Covenant")
     page = client.get(f"/decks/{deck.share_key}/goldfish/", {"seed": 5}).content.decode()
     assert page.count("/face.png") == 7
-    assert "Next battle (+7)" in page and "Mulligan" in page
+    assert "Next battle (draw 7)" in page and "Mulligan (shuffle back, draw 7)" in page
 
 
-def test_drawing_and_the_next_battle_grow_the_hand_and_the_same_seed_keeps_it(client):
+def test_a_page_without_a_seed_redirects_to_a_shareable_shuffle(client):
+    deck = deck_of("conquest-of-fates", "COF-SMP", "Hollowstar Covenant")
+    response = client.get(f"/decks/{deck.share_key}/goldfish/")
+    assert response.status_code == 302 and "seed=" in response["Location"]
+
+
+def test_the_same_seed_and_steps_give_the_same_hand(client):
     deck = deck_of("conquest-of-fates", "COF-SMP", "Hollowstar Covenant")
     url = f"/decks/{deck.share_key}/goldfish/"
-    hand = client.get(url, {"seed": 5}).context["hand"]
-    assert client.get(url, {"seed": 5}).context["hand"] == hand
-    more = client.get(url, {"seed": 5, "extra": 8}).context["hand"]
-    assert len(more) == 15 and more[:7] == hand
-    assert client.get(url, {"seed": 5, "mulligan": 1}).context["mulliganed"] is True
+    first = client.get(url, {"seed": 5, "steps": "mulligan,draw"}).context["hand"].state
+    again = client.get(url, {"seed": 5, "steps": "mulligan,draw"}).context["hand"].state
+    assert first.hand == again.hand and len(first.hand) == 8
+
+
+def test_an_orion_mulligan_puts_only_the_picked_cards_on_the_bottom_and_draws_as_many(client):
+    deck = deck_of("conquest-of-orion", "ORI-SMP", "Humans")
+    url = f"/decks/{deck.share_key}/goldfish/"
+    opening = client.get(url, {"seed": 3}).context["hand"].state.hand
+    assert len(opening) == 4
+    picked = client.get(url, {"seed": 3, "step": "mulligan", "pick": ["0", "2"]})
+    assert picked.status_code == 302 and "steps=mulligan%3A0.2" in picked["Location"]
+    after = client.get(picked["Location"]).context["hand"].state
+    assert after.hand[:2] == (opening[1], opening[3]) and len(after.hand) == 4
+    assert after.library[-2:] == (opening[0], opening[2])
+    assert client.get(picked["Location"]).context["hand"].legal == ("draw", "next", "discard")
+
+
+def test_a_conquest_of_fates_hand_over_ten_must_discard_before_the_next_battle(client):
+    deck = deck_of("conquest-of-fates", "COF-SMP", "Hollowstar Covenant")
+    url = f"/decks/{deck.share_key}/goldfish/"
+    over = client.get(url, {"seed": 5, "steps": "next"})
+    assert len(over.context["hand"].state.hand) == 14 and over.context["due"] == 4
+    assert [a["step"] for a in over.context["hand_actions"]] == ["discard"]
+    assert "Over the hand limit of 10" in over.content.decode()
+    down = client.get(url, {"seed": 5, "steps": "next,discard:0.1.2.3"}).context["hand"]
+    assert len(down.state.hand) == 10 and "next" in down.legal
+    wrong = client.get(url, {"seed": 5, "steps": "next,discard:0"})
+    assert "must discard exactly 4" in wrong.context["hand_error"]
 
 
 def test_simulating_shows_charts_and_the_exact_odds_beside_the_simulated_ones(client):
@@ -46,10 +76,19 @@ def test_simulating_shows_charts_and_the_exact_odds_beside_the_simulated_ones(cl
         f"/decks/{deck.share_key}/goldfish/",
         {"seed": 1, "runs": 2000, "policy_mulligan_below_units": 6},
     )
-    odds = response.context["odds"]
+    [odds] = response.context["odds"]
     assert abs(odds["exact"] - odds["simulated"]) < 0.05
     page = response.content.decode()
     assert "Total cq" in page and "exact" in page
+
+
+def test_a_bad_policy_value_is_a_form_error_naming_it(client):
+    deck = deck_of("conquest-of-fates", "COF-SMP", "Hollowstar Covenant")
+    response = client.get(
+        f"/decks/{deck.share_key}/goldfish/",
+        {"seed": 1, "runs": 10, "policy_mulligan_below_units": "lots"},
+    )
+    assert response.status_code == 200 and "must be like 3" in response.context["error"]
 
 
 def test_the_orion_page_says_its_income_figures_are_assumed(client):

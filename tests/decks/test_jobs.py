@@ -19,7 +19,7 @@ from decks.jobs import Progress, job_purge_expired, job_run, job_submit
 from decks.models import Job
 from decks.printing import list_order
 from decks.proxies import SheetOptions
-from decks.services import RequestedCard, deck_create
+from decks.services import Intake, RequestedCard, deck_create
 
 pytestmark = pytest.mark.django_db
 ASYNC = {"HTTP_PREFER": "respond-async"}
@@ -47,7 +47,7 @@ def capital_deck(owner, visibility="public", copies=1):
         format_slug="faction-deck",
         name="Dwarf hold",
         visibility=visibility,
-        requested=[RequestedCard(copies, None, c.short_id) for c in dwarves],
+        intake=Intake(tuple([RequestedCard(copies, None, c.short_id) for c in dwarves])),
     )
 
 
@@ -59,7 +59,7 @@ def fates_deck(owner, visibility="public"):
         format_slug="standard",
         name="Fish",
         visibility=visibility,
-        requested=[RequestedCard(1, None, c.short_id) for c in cards],
+        intake=Intake(tuple([RequestedCard(1, None, c.short_id) for c in cards])),
     )
 
 
@@ -215,7 +215,7 @@ def test_asking_for_a_new_job_purges_the_expired_ones(owner):
 def test_a_job_whose_cards_left_the_catalogue_fails_with_a_reason(settings):
     settings.CELERY_BROKER_URL = BROKER
     card = Card.objects.filter(card_set__code="ORI-SMP").first()
-    order = list_order("Gone", "Conquest of Orion", [(card, 2)], SheetOptions())
+    order = list_order("Gone", "Conquest of Orion", [(card.pk, 2)], SheetOptions())
     job = job_submit(kind=Job.Kind.PROXIES, params={"order": order}, total=1, owner=None)
     card.delete()
     job_run(key=job.key)
@@ -288,7 +288,7 @@ def test_a_long_simulation_on_the_goldfish_page_becomes_a_job_whose_results_show
     settings.JOB_GOLDFISH_RUNS = 3000
     deck = fates_deck(owner)
     page = f"/decks/{deck.share_key}/goldfish/"
-    assert 'max="1000000"' in client.get(page).content.decode()
+    assert 'max="1000000"' in client.get(page, follow=True).content.decode()
     response = client.get(page, {"runs": 4000, "seed": 2, "policy_mulligan_below_units": 4})
     assert response.status_code == 302
     job = Job.objects.get()

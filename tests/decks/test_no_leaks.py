@@ -6,7 +6,7 @@ from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from cardsite.catalogue.models import Card, Game
-from decks.services import RequestedCard, deck_create
+from decks.services import Intake, RequestedCard, deck_create
 
 pytestmark = pytest.mark.django_db
 SECRET = "Secret Strategy Zeta"
@@ -22,7 +22,7 @@ def private_deck():
         format_slug="constructed",
         name=SECRET,
         visibility="private",
-        requested=[RequestedCard(3, None, card.short_id)],
+        intake=Intake(tuple([RequestedCard(3, None, card.short_id)])),
     )
     return deck, card
 

@@ -13,8 +13,9 @@ from pypdf.generic import ContentStream
 from rest_framework.test import APIClient
 
 from cardsite.catalogue.models import Card, Game
-from decks.proxies import MM, ProxyOptionError, SheetOptions, layout, parse_options
-from decks.services import RequestedCard, deck_create
+from decks.proxies import MM, SheetOptions, layout, parse_options
+from decks.services import Intake, RequestedCard, deck_create
+from engines.errors import InputError
 
 pytestmark = pytest.mark.django_db
 DPI = 200
@@ -36,7 +37,7 @@ def make_deck(owner, visibility="public", count=11):
         format_slug="constructed",
         name="Print me",
         visibility=visibility,
-        requested=[RequestedCard(1, None, c.short_id) for c in cards],
+        intake=Intake(tuple([RequestedCard(1, None, c.short_id) for c in cards])),
     )
 
 
@@ -183,7 +184,7 @@ def test_art_is_embedded_once_however_often_it_is_printed(client, owner, setting
         format_slug="constructed",
         name="Art",
         visibility="public",
-        requested=[RequestedCard(12, None, card.short_id)],
+        intake=Intake(tuple([RequestedCard(12, None, card.short_id)])),
     )
     reader = PdfReader(io.BytesIO(get_pdf(client, deck)))
     images = set()
@@ -240,7 +241,7 @@ def test_options_parse_from_query_parameters():
     assert parse_options(
         {"paper": "letter", "size": "2.5x3.5", "bleed": "1", "gap": "2", "backs": "1"}
     ) == (SheetOptions("letter", "2.5x3.5", 1.0, 2.0, True))
-    with pytest.raises(ProxyOptionError, match="bleed"):
+    with pytest.raises(InputError, match="bleed"):
         parse_options({"bleed": "4"})
 
 

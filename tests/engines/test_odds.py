@@ -5,7 +5,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engines.odds import OddsError, at_least, at_least_with_mulligan
+from engines.errors import InputError
+from engines.odds import at_least, at_least_with_mulligan
 
 
 def test_one_copy_in_a_sixty_card_deck_by_seven_draws_is_seven_sixtieths():
@@ -60,6 +61,6 @@ def test_simulation_agrees_with_the_exact_odds_within_sampling_error():
     ],
 )
 def test_impossible_inputs_name_the_field(args, field):
-    with pytest.raises(OddsError) as excinfo:
+    with pytest.raises(InputError) as excinfo:
         at_least(*args)
     assert excinfo.value.field == field

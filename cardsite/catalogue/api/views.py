@@ -32,7 +32,6 @@ from cardsite.catalogue.api.serializers import (
 from cardsite.catalogue.models import Card, CardSet, Game
 from cardsite.catalogue.search import names
 from cardsite.catalogue.search.query import QuerySyntaxError
-from decks.api.serializers import FormatSerializer
 
 
 @extend_schema_view(
@@ -50,37 +49,6 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
 
     def get_serializer_class(self) -> type[serializers.BaseSerializer]:
         return GameDetailSerializer if self.action == "retrieve" else GameSerializer
-
-    @extend_schema(
-        summary="A game's deck formats and their construction rules",
-        responses={200: FormatSerializer(many=True)},
-    )
-    @action(detail=True, methods=["get"], pagination_class=None)
-    def formats(self, request: Request, slug: str) -> Response:
-        from decks.services import format_settings
-
-        game = self.get_object()
-        return Response(
-            [
-                {
-                    "slug": f.slug,
-                    "name": f.name,
-                    "description": f.description,
-                    "needs_faction": f.needs_faction,
-                    "settings": [
-                        {
-                            "key": s.key,
-                            "label": s.label,
-                            "help": s.help,
-                            "value": format_settings(game, f).get(s.key),
-                        }
-                        for s in f.settings
-                    ],
-                    "rules": [rule.as_dict() for rule in f.rules],
-                }
-                for f in game.engine.formats
-            ]
-        )
 
 
 @extend_schema_view(list=extend_schema(summary="List sets, official and unofficial sample"))

@@ -7,9 +7,9 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from cardsite.catalogue.models import Game
-from decks.decklist import parse_text
 from decks.models import Deck
-from decks.services import DeckInputError, RequestedCard, deck_check, deck_entries, goldfish_run
+from decks.services import goldfish_run, intake_deck, intake_text, resolve
+from engines.errors import InputError
 
 
 class Command(BaseCommand):
@@ -43,29 +43,22 @@ class Command(BaseCommand):
             deck = Deck.objects.filter(share_key=o["deck"]).first()
             if deck is None:
                 raise CommandError(f"no deck with id {o['deck']!r}")
-            game, entries = deck.game, deck_entries(deck)
+            resolved = resolve(game=deck.game.slug, intake=intake_deck(deck))
         else:
             game = Game.objects.filter(slug=o["game"] or "").first()
             if game is None:
                 raise CommandError("--list needs --game with a game's slug")
-            lines, problems = parse_text(o["list"].read_text(encoding="utf-8"), game.engine)
-            result = deck_check(
-                game=game,
-                format_slug=o["format"] or game.engine.formats[0].slug,
-                requested=[RequestedCard.from_line(x) for x in lines],
-                list_problems=problems,
-            )
-            game, entries = game, result.entries
+            text = o["list"].read_text(encoding="utf-8")
+            resolved = resolve(game=game.slug, intake=intake_text(text, game.engine))
         with tqdm(total=o["runs"], unit="game", file=self.stderr._out, desc="Goldfish") as bar:
             try:
                 result = goldfish_run(
-                    game=game,
-                    entries=entries,
+                    resolved=resolved,
                     runs=o["runs"],
                     seed=o["seed"],
                     policy=policy,
                     progress=bar.update,
                 )
-            except DeckInputError as exc:
+            except InputError as exc:
                 raise CommandError(str(exc)) from None
         self.stdout.write(json.dumps(result, indent=2))

@@ -4,12 +4,12 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from cardsite.catalogue.models import Card, Game
-from decks.decklist import parse_text
+from cardsite.catalogue.models import Game
 from decks.models import Deck
 from decks.printing import deck_sheet, list_sheet
-from decks.proxies import ProxyOptionError, parse_options
-from decks.services import RequestedCard, deck_check
+from decks.proxies import parse_options
+from decks.services import DeckContentError, intake_text, resolve
+from engines.errors import InputError
 
 
 class Command(BaseCommand):
@@ -40,8 +40,8 @@ class Command(BaseCommand):
         }
         try:
             sheet_options = parse_options(params)
-        except ProxyOptionError as exc:
-            raise CommandError(f"--{exc.option}: {exc.message}") from None
+        except InputError as exc:
+            raise CommandError(f"--{exc.field}: {exc.message}") from None
         if deck:
             found = Deck.objects.filter(share_key=deck).first()
             if found is None:
@@ -60,23 +60,12 @@ class Command(BaseCommand):
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise CommandError(f"cannot read {path}: {exc}") from None
-        lines, problems = parse_text(text, game.engine)
-        fmt = game.engine.formats[0].slug
-        result = deck_check(
-            game=game,
-            format_slug=fmt,
-            requested=[RequestedCard.from_line(line) for line in lines],
-            list_problems=problems,
-        )
-        unusable = [
-            p
-            for p in result.problems
-            if p["code"] in {"unknown_card", "wrong_game", "unreadable_line"}
-        ]
-        if unusable:
-            for p in unusable:
-                self.stderr.write(f"{path}: {p['message']}")
-            raise CommandError(f"{len(unusable)} line(s) of {path} name no card; nothing written")
-        cards = Card.objects.in_bulk([e.card.id for e in result.entries])
-        entries = [(cards[e.card.id], e.quantity) for e in result.entries]
+        try:
+            resolved = resolve(game=game.slug, intake=intake_text(text, game.engine)).known()
+        except DeckContentError as exc:
+            for p in exc.problems:
+                self.stderr.write(f"{path}: {p.message}")
+            n = len(exc.problems)
+            raise CommandError(f"{n} line(s) of {path} name no card; nothing written") from None
+        entries = [(e.card.pk, e.quantity) for e in resolved.entries]
         return list_sheet(path.stem, game.name, entries, options)

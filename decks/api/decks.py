@@ -1,0 +1,270 @@
+"""The deck resource: list, read, create, replace, change, delete, export and fork."""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
+from rest_framework import serializers as drf_serializers
+from rest_framework import status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import APIException, NotFound, PermissionDenied, ValidationError
+from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from cardsite.api.pagination import StablePagination
+from decks.api.goldfish import goldfish_response
+from decks.api.records import deck_etag, deck_record
+from decks.api.responses import JOB_ACCEPTED, content_error
+from decks.api.serializers import (
+    DeckErrorSerializer,
+    DeckPatchSerializer,
+    DeckSerializer,
+    DeckWriteSerializer,
+    GoldfishResultSerializer,
+    GoldfishSerializer,
+    JobSerializer,
+    StaleVersionSerializer,
+)
+from decks.exports import deck_export
+from decks.models import Deck
+from decks.selectors import deck_for_reader, decks_listed
+from decks.services import (
+    DeckConflict,
+    DeckContentError,
+    deck_create,
+    deck_delete,
+    deck_fork,
+    deck_update,
+    intake_deck,
+    intake_posted,
+    resolve,
+)
+
+
+class PreconditionRequired(APIException):
+    status_code = 428
+    default_detail = "Send If-Match with the deck's ETag, or the version you read, to replace it."
+    default_code = "precondition_required"
+
+
+def _if_match_version(request: Request, deck: Deck) -> tuple[int | None, bool]:
+    """The version the writer read, from If-Match or the body, and whether If-Match gave it."""
+    header = request.headers.get("If-Match")
+    if header:
+        return (deck.version if header.strip() == deck_etag(deck) else -1), True
+    version = request.data.get("version") if hasattr(request.data, "get") else None
+    return (int(version) if isinstance(version, int) else None), False
+
+
+IF_MATCH = OpenApiParameter(
+    "If-Match",
+    str,
+    OpenApiParameter.HEADER,
+    description="The deck's ETag as you read it: the write is refused with 412 if it has changed.",
+)
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match", str, OpenApiParameter.HEADER, description="304 if the deck has this ETag."
+)
+DECK_ETAG = OpenApiParameter(
+    "ETag", str, OpenApiParameter.HEADER, response=[200, 201, 304], description="Its version."
+)
+
+
+class DeckFilterParams(drf_serializers.Serializer):
+    game = drf_serializers.CharField(required=False)
+    format = drf_serializers.CharField(required=False)
+    faction = drf_serializers.CharField(required=False)
+    card = drf_serializers.CharField(required=False, help_text="A card's short id or exact name.")
+    mine = drf_serializers.BooleanField(
+        required=False, default=False, help_text="Your own decks, of every visibility."
+    )
+
+
+@extend_schema_view(
+    list=extend_schema(
+        summary="Public decks (or yours, with mine=true)",
+        parameters=[DeckFilterParams],
+        responses={200: DeckSerializer(many=True)},
+    ),
+    retrieve=extend_schema(
+        summary="A deck you may read",
+        parameters=[IF_NONE_MATCH, DECK_ETAG],
+        responses={200: DeckSerializer, 304: OpenApiResponse(description="Not modified")},
+    ),
+    create=extend_schema(
+        summary="Save a new deck",
+        request=DeckWriteSerializer,
+        parameters=[DECK_ETAG],
+        responses={201: DeckSerializer, 400: DeckErrorSerializer},
+    ),
+    update=extend_schema(
+        summary="Replace a deck you own (If-Match or version required)",
+        request=DeckPatchSerializer,
+        parameters=[IF_MATCH, DECK_ETAG],
+        responses={
+            200: DeckSerializer,
+            400: DeckErrorSerializer,
+            409: StaleVersionSerializer,
+            412: StaleVersionSerializer,
+            428: OpenApiResponse(description="Neither If-Match nor version was given"),
+        },
+    ),
+    partial_update=extend_schema(
+        summary="Change a deck you own",
+        request=DeckPatchSerializer,
+        parameters=[IF_MATCH, DECK_ETAG],
+        responses={
+            200: DeckSerializer,
+            400: DeckErrorSerializer,
+            409: StaleVersionSerializer,
+            412: StaleVersionSerializer,
+        },
+    ),
+    destroy=extend_schema(summary="Delete a deck you own", responses={204: None}),
+)
+class DeckViewSet(viewsets.ViewSet):
+    lookup_field = "id"
+    lookup_value_regex = "[A-Za-z0-9_-]+"
+    permission_classes = [IsAuthenticatedOrReadOnly]
+    # list() pages by hand; declared so the schema shows the page and its parameters.
+    pagination_class = StablePagination
+    # Only for the schema: reads are built by deck_record, writes use the serializers above.
+    serializer_class = DeckSerializer
+
+    @property
+    def throttle_scope(self) -> str:
+        if self.action == "goldfish":
+            return "goldfish"
+        return "read" if self.request.method in ("GET", "HEAD", "OPTIONS") else "write"
+
+    def _readable(self, request: Request, id: str) -> Deck:
+        deck = deck_for_reader(deck_id=id, user=request.user)
+        if deck is None:
+            raise NotFound("No deck with that id, or it is private.")
+        return deck
+
+    def _owned(self, request: Request, id: str) -> Deck:
+        deck = self._readable(request, id)
+        if deck.owner_id != request.user.id:
+            raise PermissionDenied("Only the deck's owner may change it.")
+        return deck
+
+    def list(self, request: Request) -> Response:
+        params = DeckFilterParams(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        decks = decks_listed(user=request.user, **params.validated_data)
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(decks, request, view=self)
+        return paginator.get_paginated_response([deck_record(d, request) for d in page])
+
+    def retrieve(self, request: Request, id: str) -> Response:
+        deck = self._readable(request, id)
+        if request.headers.get("If-None-Match") == deck_etag(deck):
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers={"ETag": deck_etag(deck)})
+        return Response(deck_record(deck, request), headers={"ETag": deck_etag(deck)})
+
+    def create(self, request: Request) -> Response:
+        body = DeckWriteSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        try:
+            deck = deck_create(
+                owner=request.user,
+                game=data["game"],
+                format_slug=data["format"],
+                name=data["name"],
+                description=data["description"],
+                visibility=data["visibility"],
+                faction=data.get("faction"),
+                intake=intake_posted(data),
+            )
+        except DeckContentError as exc:
+            return content_error(exc)
+        return Response(
+            deck_record(deck, request),
+            status=status.HTTP_201_CREATED,
+            headers={"ETag": deck_etag(deck)},
+        )
+
+    def update(self, request: Request, id: str, partial: bool = False) -> Response:
+        deck = self._owned(request, id)
+        body = DeckPatchSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        expected, from_header = _if_match_version(request, deck)
+        if expected is None and not partial:
+            raise PreconditionRequired()
+        cards = "cards" in data or "text" in data
+        try:
+            deck = deck_update(
+                deck=deck,
+                expected_version=expected,
+                changes={k: v for k, v in data.items() if k not in ("cards", "text", "version")},
+                intake=intake_posted({**data, "game": deck.game}) if cards else None,
+            )
+        except DeckConflict as exc:
+            return Response(
+                {
+                    "code": "stale_version",
+                    "detail": f"The deck has changed: it is now at version "
+                    f"{exc.current}. Read it again and reapply your change.",
+                    "current": exc.current,
+                },
+                status=status.HTTP_412_PRECONDITION_FAILED
+                if from_header
+                else status.HTTP_409_CONFLICT,
+            )
+        except DeckContentError as exc:
+            return content_error(exc)
+        return Response(deck_record(deck, request), headers={"ETag": deck_etag(deck)})
+
+    def partial_update(self, request: Request, id: str) -> Response:
+        return self.update(request, id, partial=True)
+
+    def destroy(self, request: Request, id: str) -> Response:
+        deck_delete(deck=self._owned(request, id))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(
+        summary="Export a deck as text, JSON or a deck code",
+        parameters=[OpenApiParameter("as", str, enum=["text", "json", "code"])],
+        responses={200: OpenApiTypes.OBJECT},
+    )
+    @action(detail=True, methods=["get"])
+    def export(self, request: Request, id: str) -> Response:
+        kind = request.query_params.get("as", "text")
+        if kind not in ("text", "json", "code"):
+            raise ValidationError({"as": [f"Export as text, json or code, not {kind!r}."]})
+        return Response(deck_export(self._readable(request, id), kind))
+
+    @extend_schema(
+        summary="Goldfish a deck you can read: simulate solo games",
+        request=GoldfishSerializer,
+        responses={
+            200: GoldfishResultSerializer,
+            202: OpenApiResponse(JobSerializer, description=JOB_ACCEPTED),
+        },
+    )
+    @action(detail=True, methods=["post"], permission_classes=[AllowAny])
+    def goldfish(self, request: Request, id: str) -> Response:
+        deck = self._readable(request, id)
+        body = GoldfishSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        resolved = resolve(game=deck.game.slug, intake=intake_deck(deck))
+        return goldfish_response(request, resolved, body.validated_data, deck.share_key)
+
+    @extend_schema(
+        summary="Copy a deck you can read into your own decks",
+        request=None,
+        responses={201: DeckSerializer},
+    )
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
+    def fork(self, request: Request, id: str) -> Response:
+        copy = deck_fork(deck=self._readable(request, id), owner=request.user)
+        return Response(deck_record(copy, request), status=status.HTTP_201_CREATED)

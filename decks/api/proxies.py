@@ -1,0 +1,117 @@
+"""Printable proxies through the API: of a saved deck, or of any posted list of cards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.exceptions import NotFound
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from decks.api.jobs import job_accepted, prefers_async
+from decks.api.responses import JOB_ACCEPTED, content_error
+from decks.api.serializers import DeckErrorSerializer, DeckInputSerializer, JobSerializer
+from decks.jobs import proxies_job
+from decks.printing import SheetOrder, deck_order, list_order, print_order
+from decks.proxies import parse_options
+from decks.selectors import deck_for_reader
+from decks.services import DeckContentError, intake_posted, resolve
+
+
+class DeckProxiesView(APIView):
+    """GET /api/v1/decks/{id}/proxies.pdf: the deck's proxies as a PDF."""
+
+    throttle_scope = "proxies"
+    permission_classes = [AllowAny]
+
+    def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
+        # The PDF bypasses renderers; errors must still be JSON even for Accept: application/pdf.
+        return super().perform_content_negotiation(request, force=True)
+
+    @extend_schema(
+        summary="Printable proxies of a deck you can read, as a PDF",
+        parameters=[
+            OpenApiParameter("paper", str, enum=["a4", "letter"]),
+            OpenApiParameter("size", str, enum=["63x88", "2.5x3.5"]),
+            OpenApiParameter("bleed", float, description="0 to 3 mm, where the page allows"),
+            OpenApiParameter("gap", float, description="0 to 10 mm between cards"),
+            OpenApiParameter(
+                "backs",
+                str,
+                enum=["0", "1", "false", "true"],
+                description="Add mirrored backs pages",
+            ),
+        ],
+        responses={
+            (200, "application/pdf"): OpenApiTypes.BINARY,
+            202: OpenApiResponse(JobSerializer, description=JOB_ACCEPTED),
+        },
+    )
+    def get(self, request: Request, id: str) -> HttpResponse:
+        deck = deck_for_reader(deck_id=id, user=request.user)
+        if deck is None:
+            raise NotFound("No deck with that id, or it is private.")
+        options = parse_options(request.query_params)
+        order = deck_order(deck, options)
+        if background := _proxies_job(request, order):
+            return background
+        response = HttpResponse(print_order(order), content_type="application/pdf")
+        response["Content-Disposition"] = f'inline; filename="{deck.share_key}-proxies.pdf"'
+        return response
+
+
+class ListProxiesView(APIView):
+    """POST /api/v1/proxies.pdf: proxies for any list of cards, without saving a deck."""
+
+    throttle_scope = "proxies"
+    permission_classes = [AllowAny]
+    authentication_classes: list[type] = []
+
+    def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
+        return super().perform_content_negotiation(request, force=True)
+
+    @extend_schema(
+        summary="Printable proxies of any list of cards, as a PDF",
+        request=DeckInputSerializer,
+        parameters=[
+            OpenApiParameter("paper", str, enum=["a4", "letter"]),
+            OpenApiParameter("size", str, enum=["63x88", "2.5x3.5"]),
+            OpenApiParameter("bleed", float),
+            OpenApiParameter("gap", float),
+            OpenApiParameter("backs", str, enum=["0", "1", "false", "true"]),
+        ],
+        responses={
+            (200, "application/pdf"): OpenApiTypes.BINARY,
+            202: OpenApiResponse(JobSerializer, description=JOB_ACCEPTED),
+            400: DeckErrorSerializer,
+        },
+    )
+    def post(self, request: Request) -> HttpResponse:
+        serializer = DeckInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        options = parse_options(request.query_params)
+        try:
+            resolved = resolve(game=data["game"].slug, intake=intake_posted(data)).known()
+        except DeckContentError as exc:
+            return content_error(exc, "Some cards cannot be printed; nothing was made.")
+        order = list_order(
+            "Card list",
+            data["game"].name,
+            [(e.card.pk, e.quantity) for e in resolved.entries],
+            options,
+        )
+        if background := _proxies_job(request, order):
+            return background
+        return HttpResponse(print_order(order), content_type="application/pdf")
+
+
+def _proxies_job(request: Request, order: SheetOrder) -> Response | None:
+    """A 202 with a job for a large sheet (or when the client prefers to poll), else None."""
+    job = proxies_job(order=order, owner=request.user, prefer_async=prefers_async(request))
+    return job_accepted(job, request) if job else None

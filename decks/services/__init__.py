@@ -1,0 +1,75 @@
+"""The deck pipeline: every deck is read (intake), resolved against a snapshot of its game's
+cards (resolve), checked by its engine (validate), written (write) and played (play) here,
+whether it came from the API, a page, a background job or the command line."""
+
+from decks.services.intake import (
+    Intake,
+    RequestedCard,
+    intake_cards,
+    intake_code,
+    intake_deck,
+    intake_pasted,
+    intake_posted,
+    intake_text,
+)
+from decks.services.play import (
+    SampleHand,
+    goldfish_check,
+    goldfish_run,
+    hand_odds,
+    policy_from_form,
+    sample_hand,
+)
+from decks.services.resolve import (
+    UNSAVABLE,
+    DeckContentError,
+    ResolvedDeck,
+    ResolvedEntry,
+    resolve,
+)
+from decks.services.snapshot import GameSnapshot, SnapCard, game_snapshot
+from decks.services.validate import CheckResult, check, format_for, legality, problem_json
+from decks.services.write import (
+    DeckConflict,
+    deck_create,
+    deck_delete,
+    deck_fork,
+    deck_set_quantity,
+    deck_update,
+)
+
+__all__ = [
+    "UNSAVABLE",
+    "CheckResult",
+    "DeckConflict",
+    "DeckContentError",
+    "GameSnapshot",
+    "Intake",
+    "RequestedCard",
+    "ResolvedDeck",
+    "ResolvedEntry",
+    "SampleHand",
+    "SnapCard",
+    "check",
+    "deck_create",
+    "deck_delete",
+    "deck_fork",
+    "deck_set_quantity",
+    "deck_update",
+    "format_for",
+    "game_snapshot",
+    "goldfish_check",
+    "goldfish_run",
+    "hand_odds",
+    "intake_cards",
+    "intake_code",
+    "intake_deck",
+    "intake_pasted",
+    "intake_posted",
+    "intake_text",
+    "legality",
+    "policy_from_form",
+    "problem_json",
+    "resolve",
+    "sample_hand",
+]

@@ -1,0 +1,171 @@
+"""Requested cards turned into the engine's plain `DeckCard`s, through the game's snapshot.
+
+Names, short ids, printings and saved entries are all looked up in memory. Only what the
+snapshot cannot answer goes further: a short id or name of another game's card (one query,
+and only when there is such a miss) and "did you mean" suggestions for unknown names.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from cardsite.catalogue.models import Card
+from cardsite.catalogue.search import names
+from cardsite.catalogue.search.text import fold
+from decks.services.intake import Intake, RequestedCard
+from decks.services.snapshot import FactionRef, GameSnapshot, SnapCard, game_snapshot
+from engines.errors import InputError
+from engines.rules import DeckCard, Problem, Severity, infer_faction
+
+# Problems that stop a deck being saved or used: the cards themselves cannot be known.
+UNSAVABLE = frozenset({"unknown_card", "wrong_game", "unreadable_line", "unknown_zone"})
+
+
+class DeckContentError(ValueError):
+    """Cards that cannot be used at all (unknown, of another game, unreadable lines)."""
+
+    def __init__(self, problems: tuple[Problem, ...]) -> None:
+        super().__init__(" ".join(p.message for p in problems))
+        self.problems = problems
+
+
+@dataclass(frozen=True)
+class ResolvedEntry:
+    card: SnapCard
+    quantity: int
+    zone: str
+
+    def deck_card(self) -> DeckCard:
+        return self.card.deck_card(self.quantity, self.zone)
+
+
+@dataclass(frozen=True)
+class ResolvedDeck:
+    snapshot: GameSnapshot
+    entries: tuple[ResolvedEntry, ...]
+    problems: tuple[Problem, ...]
+    # The faction asked for, or else the one the cards share (None when they share none).
+    faction: FactionRef | None
+    faction_given: bool = False
+
+    @property
+    def deck_cards(self) -> tuple[DeckCard, ...]:
+        return tuple(e.deck_card() for e in self.entries)
+
+    @property
+    def unsavable(self) -> tuple[Problem, ...]:
+        return tuple(p for p in self.problems if p.code in UNSAVABLE)
+
+    def known(self) -> ResolvedDeck:
+        """The deck, when every card in it is known, to save, print or play; else
+        DeckContentError with the problems in the way."""
+        if self.unsavable:
+            raise DeckContentError(self.unsavable)
+        return self
+
+
+def _error(code: str, message: str, request: RequestedCard, *cards: str) -> Problem:
+    return Problem(code, Severity.ERROR, message, cards, line=request.line)
+
+
+def resolve(*, game: str, intake: Intake, faction: str | None = None) -> ResolvedDeck:
+    """The deck's cards, merged by card and zone, and a problem for each card that cannot be
+    known. Raises InputError for a faction the game does not have."""
+    snap = game_snapshot(game)
+    zones = [z.slug for z in snap.engine.zones]
+    problems = list(intake.problems)
+    quantities: dict[tuple[int, str], int] = defaultdict(int)
+    cards: dict[int, SnapCard] = {}
+    misses: list[RequestedCard] = []
+    for request in intake.cards:
+        card = _lookup(snap, request)
+        if card is None:
+            misses.append(request)
+            continue
+        zone = request.zone or card.type_zone or zones[0]
+        if zone not in zones:
+            problems.append(
+                _error(
+                    "unknown_zone",
+                    f"{card.name} {request.label} is put in '{zone}', which {snap.name} does "
+                    f"not have (zones: {', '.join(sorted(zones))}).",
+                    request,
+                    card.name,
+                )
+            )
+            continue
+        quantities[(card.pk, zone)] += request.quantity
+        cards[card.pk] = card
+    problems += _missed(snap, misses)
+    entries = tuple(ResolvedEntry(cards[pk], q, zone) for (pk, zone), q in quantities.items())
+
+    chosen = None
+    if faction:
+        chosen = snap.faction(faction)
+        if chosen is None:
+            raise InputError("faction", f"{snap.name} has no faction {faction!r}.")
+    else:
+        inferred = infer_faction(e.deck_card() for e in entries)
+        chosen = snap.faction_named(inferred) if inferred else None
+    return ResolvedDeck(snap, entries, tuple(problems), chosen, bool(faction))
+
+
+def _lookup(snap: GameSnapshot, request: RequestedCard) -> SnapCard | None:
+    if request.pk is not None:
+        return snap.by_pk.get(request.pk)
+    if request.short_id:
+        return snap.cards.get(request.short_id)
+    card = None
+    if request.set_code and request.number:
+        card = snap.by_print.get((request.set_code.upper(), request.number))
+    if card is None and request.name:
+        card = snap.by_name.get(fold(request.name))
+    return card
+
+
+def _missed(snap: GameSnapshot, misses: list[RequestedCard]) -> list[Problem]:
+    if not misses:
+        return []
+    # A miss may be another game's card: one query for all the ids and names together.
+    ids = {r.short_id for r in misses if r.short_id}
+    folded = {fold(r.name) for r in misses if r.name and not r.short_id}
+    elsewhere: dict[str, str] = {}
+    if ids:
+        rows = Card.objects.filter(short_id__in=ids).values_list("short_id", "game__name")
+        elsewhere.update(rows)
+    if folded:
+        rows = (
+            Card.objects.filter(search_name__in=folded)
+            .exclude(game_id=snap.game_id)
+            .values_list("search_name", "game__name")
+        )
+        for search_name, game_name in rows:
+            elsewhere.setdefault(search_name, game_name)
+    return [_unknown(snap, r, elsewhere) for r in misses]
+
+
+def _unknown(snap: GameSnapshot, request: RequestedCard, elsewhere: dict[str, str]) -> Problem:
+    key = request.short_id or fold(request.name or "")
+    if key in elsewhere:
+        what = request.name or request.short_id or ""
+        return _error(
+            "wrong_game",
+            f"{request.label} is a {elsewhere[key]} card, not {snap.name}.",
+            request,
+            what,
+        )
+    if request.short_id or request.pk is not None:
+        return _error(
+            "unknown_card", f"No card has the id {request.label}.", request, request.short_id or ""
+        )
+    suggestions = tuple(names.suggestions(request.name or "", game=snap.slug))
+    hint = f"; did you mean {' or '.join(suggestions[:3])}?" if suggestions else "."
+    return Problem(
+        "unknown_card",
+        Severity.ERROR,
+        f"No {snap.name} card is named {request.label}{hint}",
+        (request.name or "",),
+        line=request.line,
+        suggestions=suggestions,
+    )

@@ -1,0 +1,182 @@
+"""The deck builder: a new deck, search beside the deck, and every edit to it."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from cardsite.api.errors import as_form_error
+from cardsite.catalogue.models import Game
+from cardsite.catalogue.search.query import QuerySyntaxError
+from cardsite.catalogue.selectors import card_search, cards_in_order
+from decks.models import Deck
+from decks.services import (
+    DeckConflict,
+    DeckContentError,
+    ResolvedEntry,
+    check,
+    deck_create,
+    deck_delete,
+    deck_fork,
+    deck_set_quantity,
+    deck_update,
+    intake_deck,
+    intake_pasted,
+    resolve,
+)
+from decks.views.common import curve, owned_or_404, readable_or_404, version_in
+from engines.errors import InputError
+
+BUILDER_RESULTS = 30
+STEPS = {"add": 1, "remove": -1}
+
+
+def panel_context(deck: Deck) -> dict[str, Any]:
+    """What the deck panel shows: entries by zone, live problems, counts and the curve."""
+    resolved = resolve(
+        game=deck.game.slug,
+        intake=intake_deck(deck),
+        faction=deck.faction.name if deck.faction else None,
+    )
+    zones = {z.slug: z.name for z in deck.game.engine.zones}
+    by_zone: dict[str, list[ResolvedEntry]] = defaultdict(list)
+    for entry in sorted(resolved.entries, key=lambda e: e.card.name):
+        by_zone[entry.zone].append(entry)
+    return {
+        "deck": deck,
+        "result": check(resolved, deck.format),
+        "format": deck.game.engine.format(deck.format),
+        "zones": [(zones.get(z, z), z, es) for z, es in sorted(by_zone.items())],
+        "chart": curve(resolved),
+    }
+
+
+def _panel_or_back(request: HttpRequest, deck: Deck, message: str = "") -> HttpResponse:
+    if request.headers.get("HX-Request"):
+        return render(request, "decks/_panel.html", {**panel_context(deck), "message": message})
+    if message:
+        messages.warning(request, message)
+    q = request.POST.get("q") or request.GET.get("q")
+    suffix = f"?{urlencode({'q': q})}" if q else ""
+    return redirect(reverse("decks:edit", args=[deck.share_key]) + suffix)
+
+
+def _write(request: HttpRequest, deck: Deck, write: Any, **kwargs: Any) -> HttpResponse:
+    """Run one write service and show the panel, or why the write was refused."""
+    try:
+        deck = write(deck=deck, expected_version=version_in(request), **kwargs)
+    except DeckConflict as exc:
+        deck.refresh_from_db()
+        message = (
+            f"The deck changed elsewhere (now version {exc.current}); showing it as it is now."
+        )
+        return _panel_or_back(request, deck, message)
+    except DeckContentError as exc:
+        return _panel_or_back(request, deck, " ".join(p.message for p in exc.problems))
+    except InputError as exc:
+        return _panel_or_back(request, deck, as_form_error(exc))
+    return _panel_or_back(request, deck)
+
+
+@login_required
+def deck_new(request: HttpRequest) -> HttpResponse:
+    choices = [
+        (f"{g.slug}/{f.slug}", f"{g.name}: {f.name}")
+        for g in Game.objects.order_by("name")
+        for f in g.engine.formats
+    ]
+    if request.method != "POST":
+        return render(request, "decks/new.html", {"choices": choices})
+    game_slug, _, fmt = request.POST.get("game_format", "").partition("/")
+    game = next((g for g in Game.objects.filter(slug=game_slug[:60])), None)
+    try:
+        if game is None:
+            raise InputError("game_format", "Choose a game and format.")
+        deck = deck_create(
+            owner=request.user,
+            game=game,
+            format_slug=fmt,
+            name=request.POST.get("name", ""),
+            visibility=request.POST.get("visibility", Deck.Visibility.PRIVATE),
+        )
+    except InputError as exc:
+        context = {"choices": choices, "error": as_form_error(exc)}
+        return render(request, "decks/new.html", context, status=400)
+    return redirect("decks:edit", deck.share_key)
+
+
+@login_required
+def deck_edit(request: HttpRequest, deck_id: str) -> HttpResponse:
+    deck = owned_or_404(request, deck_id)
+    q = request.GET.get("q", "").strip()
+    context = {**panel_context(deck), "q": q, "results": None, "search_error": ""}
+    if q:
+        try:
+            found = card_search(text=q, game=deck.game.slug)
+            context["results"] = cards_in_order(list(found.ids[:BUILDER_RESULTS]))
+            context["warnings"] = found.warnings
+        except QuerySyntaxError as exc:
+            context["search_error"] = str(exc)
+    template = "decks/_results.html" if request.headers.get("HX-Request") else "decks/edit.html"
+    return render(request, template, context)
+
+
+@login_required
+@require_POST
+def deck_edit_card(request: HttpRequest, deck_id: str) -> HttpResponse:
+    """Add (+1) or remove (-1) one copy of a card."""
+    deck = owned_or_404(request, deck_id)
+    return _write(
+        request,
+        deck,
+        deck_set_quantity,
+        card=request.POST.get("card", "")[:12],
+        zone=request.POST.get("zone", "")[:20] or None,
+        step=STEPS.get(request.POST.get("action", ""), 0),
+    )
+
+
+@login_required
+@require_POST
+def deck_edit_settings(request: HttpRequest, deck_id: str) -> HttpResponse:
+    deck = owned_or_404(request, deck_id)
+    changes = {
+        k: request.POST[k].strip()
+        for k in ("name", "description", "visibility", "format")
+        if k in request.POST
+    }
+    return _write(request, deck, deck_update, changes=changes)
+
+
+@login_required
+@require_POST
+def deck_import(request: HttpRequest, deck_id: str) -> HttpResponse:
+    """Replace the deck's cards with a pasted text decklist or deck code."""
+    deck = owned_or_404(request, deck_id)
+    try:
+        intake = intake_pasted(request.POST.get("decklist", ""), deck.game.engine)
+    except InputError as exc:
+        return _panel_or_back(request, deck, as_form_error(exc))
+    return _write(request, deck, deck_update, changes={}, intake=intake)
+
+
+@login_required
+@require_POST
+def deck_fork_view(request: HttpRequest, deck_id: str) -> HttpResponse:
+    deck = readable_or_404(request, deck_id)
+    return redirect("decks:edit", deck_fork(deck=deck, owner=request.user).share_key)
+
+
+@login_required
+@require_POST
+def deck_delete_view(request: HttpRequest, deck_id: str) -> HttpResponse:
+    deck_delete(deck=owned_or_404(request, deck_id))
+    return redirect("decks:mine")

@@ -1,0 +1,154 @@
+"""A deck's goldfish page: a sample hand played by the game's own rules, and simulations."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+from urllib.parse import urlencode
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+
+from cardsite.api.errors import as_form_error
+from decks.jobs import broker_configured, goldfish_job
+from decks.models import Job
+from decks.selectors import job_for_reader
+from decks.services import (
+    ResolvedDeck,
+    SampleHand,
+    goldfish_run,
+    hand_odds,
+    intake_deck,
+    policy_from_form,
+    resolve,
+    sample_hand,
+)
+from decks.views.charts import charts
+from decks.views.common import readable_or_404
+from engines.errors import InputError
+from engines.goldfish import MAX_RUNS
+from engines.hands import Mulligan, StepKind
+
+# Without a broker the page simulates inline, so it stays small; with one, long runs become
+# background jobs and the page goes as far as the API.
+PAGE_MAX_RUNS = 50_000
+SEED_DIGITS = 9
+
+
+def _seed(raw: str | None) -> int | None:
+    return int(raw) if raw and raw.isdigit() and len(raw) <= SEED_DIGITS else None
+
+
+def deck_goldfish(request: HttpRequest, deck_id: str) -> HttpResponse:
+    deck = readable_or_404(request, deck_id)
+    seed = _seed(request.GET.get("seed"))
+    steps = request.GET.get("steps", "")[:2000]
+    settled = "job" in request.GET or "runs" in request.GET
+    if (seed is None and not settled) or "step" in request.GET:
+        # A new shuffle, or a step with cards picked in the form: to the canonical URL, which
+        # holds the whole hand (seed and steps) and so can be shared.
+        params = request.GET.copy()
+        params["seed"] = str(seed if seed is not None else random.randrange(10**SEED_DIGITS))
+        if (step := params.pop("step", [""])[-1]) in ("mulligan", "discard"):
+            picks = ".".join(p for p in params.pop("pick", []) if p.isdigit())
+            params["steps"] = ",".join(filter(None, [steps, f"{step}:{picks}" if picks else step]))
+        return redirect(f"{request.path}?{params.urlencode()}")
+    seed = seed if seed is not None else random.randrange(10**SEED_DIGITS)
+    resolved = resolve(game=deck.game.slug, intake=intake_deck(deck))
+    engine = resolved.snapshot.engine
+    context: dict[str, Any] = {
+        "deck": deck,
+        "engine": engine,
+        "seed": seed,
+        "max_runs": MAX_RUNS if broker_configured() else PAGE_MAX_RUNS,
+    }
+    try:
+        hand = sample_hand(resolved=resolved, seed=seed, steps=steps)
+    except InputError as exc:
+        context["hand_error"] = as_form_error(exc)
+    else:
+        if hand is not None:
+            due = hand.state.must_discard(hand.rules)
+            context.update(hand=hand, hand_actions=_hand_actions(hand), due=due)
+    if "job" in request.GET:
+        context.update(_finished_job(request, deck_id, resolved))
+    elif "runs" in request.GET:
+        try:
+            response = _simulate(request, context, resolved, seed)
+        except InputError as exc:
+            context["error"] = as_form_error(exc)
+        else:
+            if response is not None:
+                return response
+    context["policy"] = _knobs(request, engine, context.get("policy_used"))
+    return render(request, "decks/goldfish.html", context)
+
+
+def _hand_actions(hand: SampleHand) -> list[dict[str, str]]:
+    """What the player may do next, as links (no cards to pick) or form buttons (cards to
+    tick), from the steps the game's rules allow now."""
+    rules, state = hand.rules, hand.state
+    due = state.must_discard(rules)
+    labels = {
+        StepKind.DRAW: "Draw a card",
+        StepKind.NEXT: f"Next {rules.turn_name} (draw "
+        + (f"up to {rules.per_turn})" if rules.refill else f"{rules.per_turn})"),
+        StepKind.MULLIGAN: f"Mulligan (shuffle back, draw {rules.opening})"
+        if rules.mulligan is Mulligan.REDRAW
+        else "Exchange the ticked cards (to the bottom, draw as many)",
+        StepKind.DISCARD: f"Discard the {due} ticked cards" if due else "Discard the ticked cards",
+    }
+    actions = []
+    for kind in hand.legal:
+        picks = kind is StepKind.DISCARD or (
+            kind is StepKind.MULLIGAN and rules.mulligan is Mulligan.EXCHANGE
+        )
+        link = "" if picks else "?" + urlencode({"seed": hand.seed, "steps": hand.then(kind)})
+        actions.append({"step": str(kind), "label": labels[kind], "link": link})
+    return actions
+
+
+def _simulate(
+    request: HttpRequest, context: dict[str, Any], resolved: ResolvedDeck, seed: int
+) -> HttpResponse | None:
+    raw = request.GET.get("runs", "")
+    if not raw.isdigit() or len(raw) > 7:
+        raise InputError("runs", f"Games must be a whole number up to {context['max_runs']:,}.")
+    runs = int(raw)
+    policy = policy_from_form(resolved.snapshot.engine, request.GET)
+    run = {"runs": runs, "seed": seed, "policy": policy}
+    job = goldfish_job(
+        resolved=resolved, **run, owner=request.user, deck_key=context["deck"].share_key
+    )
+    if job is not None:
+        return redirect(job)
+    result = goldfish_run(resolved=resolved, **run, max_runs=context["max_runs"])
+    context.update(_shown(result, resolved, policy))
+    return None
+
+
+def _finished_job(request: HttpRequest, deck_id: str, resolved: ResolvedDeck) -> dict[str, Any]:
+    job = job_for_reader(key=request.GET["job"][:64], user=request.user)
+    if job is None or job.status != Job.Status.DONE or job.params.get("deck") != deck_id:
+        raise Http404("No finished simulation of this deck with that id.")
+    with job.result.open("rb") as stored:
+        result = json.load(stored)
+    return _shown(result, resolved, job.params["policy"])
+
+
+def _shown(
+    result: dict[str, Any], resolved: ResolvedDeck, policy: dict[str, Any]
+) -> dict[str, Any]:
+    return {
+        "result": result,
+        "runs": result["runs"],
+        "charts": charts(result["charts"]),
+        "odds": hand_odds(resolved=resolved, policy=policy, summary=result["summary"]),
+        "policy_used": policy,
+    }
+
+
+def _knobs(request: HttpRequest, engine: Any, used: dict[str, Any] | None) -> list[Any]:
+    """Each policy knob with the value to show: the one just simulated, else its default."""
+    return [(p, (used or {}).get(p.key, p.default)) for p in engine.goldfish_policy]

@@ -1,0 +1,77 @@
+"""A deck's page, the lists of decks, and a deck's proxies."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+
+from decks.exports import deck_code
+from decks.jobs import proxies_job
+from decks.printing import deck_order, print_order
+from decks.proxies import parse_options
+from decks.selectors import decks_listed
+from decks.services import ResolvedEntry, check, intake_deck, legality, resolve
+from decks.views.common import curve, readable_or_404
+from engines.errors import InputError
+
+TYPE_NOT_GIVEN = "Type not given"
+
+
+def deck_detail(request: HttpRequest, deck_id: str) -> HttpResponse:
+    deck = readable_or_404(request, deck_id)
+    resolved = resolve(
+        game=deck.game.slug,
+        intake=intake_deck(deck),
+        faction=deck.faction.name if deck.faction else None,
+    )
+    by_type: dict[str, list[ResolvedEntry]] = defaultdict(list)
+    for entry in sorted(resolved.entries, key=lambda e: e.card.name):
+        by_type[entry.card.card_type or TYPE_NOT_GIVEN].append(entry)
+    # One resolve answers every format: the page costs the same however many a game has.
+    results = legality(resolved)
+    result = next((r for r in results if r.format.slug == deck.format), None)
+    return render(
+        request,
+        "decks/deck.html",
+        {
+            "deck": deck,
+            "groups": sorted(by_type.items()),
+            "result": result or check(resolved, deck.format),
+            "code": deck_code(deck, resolved),
+            "share_url": request.build_absolute_uri(deck.get_absolute_url()),
+            "format": deck.game.engine.format(deck.format),
+            "legality": [(r.format, r.legal) for r in results],
+            "chart": curve(resolved),
+        },
+    )
+
+
+@login_required
+def my_decks(request: HttpRequest) -> HttpResponse:
+    return render(request, "decks/mine.html", {"decks": decks_listed(user=request.user, mine=True)})
+
+
+def public_decks(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "decks/public.html",
+        {"decks": decks_listed(game=request.GET.get("game") or None)[:100]},
+    )
+
+
+def deck_proxies(request: HttpRequest, deck_id: str) -> HttpResponse:
+    """The deck as a printable PDF of proxies; a bad option is a 400 naming it."""
+    deck = readable_or_404(request, deck_id)
+    try:
+        options = parse_options(request.GET)
+    except InputError as exc:
+        return HttpResponse(f"Bad option {exc}\n", status=400, content_type="text/plain")
+    order = deck_order(deck, options)
+    if job := proxies_job(order=order, owner=request.user):
+        return redirect(job)
+    response = HttpResponse(print_order(order), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{deck.share_key}-proxies.pdf"'
+    return response
