@@ -1,0 +1,165 @@
+"""Deck pipeline benchmark, run on demand (never part of the test suite):
+
+    .venv/bin/python tests/benchmarks/bench_decks.py --database sqlite
+    .venv/bin/python tests/benchmarks/bench_decks.py --database postgres
+
+It builds a database of its own (a SQLite file in /tmp, or the cardsite_bench_decks database on
+the local PostgreSQL) holding every game's fixtures, saves a 50-card Conquest of Orion deck,
+and times, in-process through the real URLs, what players do most: validating a 50-card deck
+posted as ids and as text, reading a deck through the API, opening its page, and one +/- in
+the builder. Each is reported as p50 and p95 and as a ratio to a trivial API request timed in
+the same run, interleaved with it, so a noisy machine moves both alike. Target: validation p50
+at most 4 times the trivial request, in at most 2 queries.
+"""
+
+import argparse
+import io
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DATABASES = {
+    "sqlite": "sqlite:////tmp/cardsite-bench-decks.sqlite3",
+    "postgres": "postgres://postgres@127.0.0.1:5432/cardsite_bench_decks",
+}
+
+
+def _p95(timings: list[float]) -> float:
+    timings = sorted(timings)
+    return timings[max(0, round(0.95 * len(timings)) - 1)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--database", choices=sorted(DATABASES), default="sqlite")
+    parser.add_argument("--runs", type=int, default=200)
+    args = parser.parse_args()
+
+    sys.path.insert(0, str(ROOT))
+    os.environ["DATABASE_URL"] = DATABASES[args.database]
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardsite.settings.local")
+    os.environ["DEBUG"] = "false"
+    for scope in ("READ", "WRITE", "VALIDATE"):
+        os.environ[f"THROTTLE_{scope}"] = "1000000/min"
+    if args.database == "postgres":
+        import psycopg
+
+        with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as c:
+            if not c.execute(
+                "SELECT 1 FROM pg_database WHERE datname = 'cardsite_bench_decks'"
+            ).fetchone():
+                c.execute("CREATE DATABASE cardsite_bench_decks")
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.contrib.auth.models import User
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test import Client
+
+    from cardsite.catalogue.models import Card, Game
+    from cardsite.runtime import tune_garbage_collector
+    from decks.services import Intake, RequestedCard, deck_create
+
+    settings.ALLOWED_HOSTS.append("testserver")
+    call_command("migrate", verbosity=0)
+    call_command("load_games", verbosity=0, stdout=io.StringIO())
+    tune_garbage_collector()  # as cardsite/wsgi.py does for the served site
+
+    game = Game.objects.get(slug="conquest-of-orion")
+    cards = list(Card.objects.filter(game=game, card_type__zone="main").order_by("id")[:50])
+    owner, _ = User.objects.get_or_create(username="bench-decks")
+    owner.set_password("bench-decks-pass-9")
+    owner.save()
+    owner.decks.all().delete()
+    deck = deck_create(
+        owner=owner,
+        game=game,
+        format_slug="constructed",
+        name="Bench",
+        visibility="public",
+        intake=Intake(tuple(RequestedCard(1, None, c.short_id) for c in cards)),
+    )
+    as_ids = {
+        "game": game.slug,
+        "format": "constructed",
+        "cards": [{"id": c.short_id, "quantity": 1} for c in cards],
+    }
+    as_text = {
+        "game": game.slug,
+        "format": "constructed",
+        "text": "\n".join(f"1 {c.name}" for c in cards),
+    }
+    anonymous, builder = Client(), Client()
+    builder.force_login(owner)
+    step = {"add": "remove", "remove": "add"}
+    last = {"action": "remove"}
+
+    def quantity_change() -> object:
+        last["action"] = step[last["action"]]
+        return builder.post(
+            f"/decks/{deck.share_key}/edit/card/",
+            {"card": cards[0].short_id, "action": last["action"]},
+            HTTP_HX_REQUEST="true",
+        )
+
+    trivial = ("trivial API request (GET /api/v1/games/)", lambda: anonymous.get("/api/v1/games/"))
+    cases: list[tuple[str, Callable[[], object]]] = [
+        (
+            "validate 50 cards, as ids",
+            lambda: anonymous.post(
+                "/api/v1/decks/validate/", as_ids, content_type="application/json"
+            ),
+        ),
+        (
+            "validate 50 cards, as text",
+            lambda: anonymous.post(
+                "/api/v1/decks/validate/", as_text, content_type="application/json"
+            ),
+        ),
+        ("deck read (API)", lambda: anonymous.get(f"/api/v1/decks/{deck.share_key}/")),
+        ("deck page", lambda: anonymous.get(deck.get_absolute_url())),
+        ("builder +/- one card", quantity_change),
+    ]
+    rows = []
+    base: list[float] = []
+    for label, call in cases:
+        for _ in range(3):  # warm caches and the snapshot
+            response = call()
+            if response.status_code != 200:  # type: ignore[attr-defined]
+                raise SystemExit(f"{label}: HTTP {response.status_code}")  # type: ignore[attr-defined]
+        # Django empties connection.queries at each request's start, so count at the cursor.
+        queries: list[str] = []
+
+        def counted(run: Callable[..., object], sql: str, *rest: object) -> object:
+            queries.append(sql)  # noqa: B023 - used at once, inside this iteration
+            return run(sql, *rest)
+
+        with connection.execute_wrapper(counted):
+            call()
+        timings, reference = [], []
+        for _ in range(args.runs):
+            start = time.perf_counter()
+            trivial[1]()
+            reference.append((time.perf_counter() - start) * 1000)
+            start = time.perf_counter()
+            call()
+            timings.append((time.perf_counter() - start) * 1000)
+        base += reference
+        ratio = statistics.median(timings) / statistics.median(reference)
+        rows.append((label, statistics.median(timings), _p95(timings), ratio, len(queries)))
+    print(f"\n{args.database}: {args.runs} runs each, interleaved with the trivial request\n")
+    print("| request | p50 ms | p95 ms | p50 / trivial p50 | queries |")
+    print("|---|---:|---:|---:|---:|")
+    print(f"| {trivial[0]} | {statistics.median(base):.2f} | {_p95(base):.2f} | 1.0 | — |")
+    for label, p50, p95, ratio, n in rows:
+        print(f"| {label} | {p50:.2f} | {p95:.2f} | {ratio:.1f} | {n} |")
+
+
+if __name__ == "__main__":
+    main()
