@@ -37,6 +37,8 @@ browser:
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy --strict engines
+	$(BIN)/mypy decks/services
 
 clean:
 	rm -rf $(VENV) db.sqlite3 .pytest_cache .ruff_cache .test-media

@@ -88,7 +88,7 @@ def intake_code(code: str, *, game_slug: str) -> Intake:
     return Intake(
         tuple(RequestedCard(q, None, s, z) for s, q, z in entries),
         format=str(decoded["format"]),
-        faction=decoded["faction"] and str(decoded["faction"]),
+        faction=str(decoded["faction"]) if decoded["faction"] else None,
     )
 
 
