@@ -221,7 +221,8 @@ def goldfish(
     opening: dict[str, list[int]] = {t: [] for t in types}
     power: list[list[int]] = [[] for _ in range(p["rounds"])]
     for _ in counted(runs, progress):
-        pile, discard = library[:], []
+        pile = library[:]
+        discard: list[DeckCard] = []
         rng.shuffle(pile)
         hand = pile[:HAND]
         del pile[:HAND]

@@ -17,7 +17,7 @@ from engines.goldfish import (
     stat,
 )
 from engines.hands import HandRules
-from engines.rules import DeckCard, Format, OneFaction, TypesNotAllowed, ZoneSize
+from engines.rules import CopyLimit, DeckCard, Format, OneFaction, TypesNotAllowed, ZoneSize
 
 RULEBOOK = "conquest-for-the-capital.txt"
 
@@ -25,7 +25,8 @@ FORMATS = (
     Format(
         slug="faction-deck",
         name="Faction deck",
-        description="A faction's 12 Battle cards and 8 Upgrade cards, all of that faction.",
+        description="A faction's 12 Battle cards and 8 Upgrade cards, all of that faction, "
+        "each card once.",
         needs_faction=True,
         rules=(
             ZoneSize(
@@ -39,6 +40,19 @@ FORMATS = (
                 zone="upgrade",
                 exactly=8,
                 label="the Upgrade deck",
+            ),
+            # A deck is the faction's own printed cards, so a name twice is a card it lacks.
+            CopyLimit(
+                source="Game Components: 'Each factions comes with ... 12 Battle Cards'; Board "
+                "Setup, 1: 'Each player takes their faction's units, battle and upgrade cards'",
+                maximum=1,
+                zone="battle",
+            ),
+            CopyLimit(
+                source="Game Components: 'Each factions comes with ... 8 Upgrade Cards'; Board "
+                "Setup, 1: 'Each player takes their faction's units, battle and upgrade cards'",
+                maximum=1,
+                zone="upgrade",
             ),
             OneFaction(
                 source="Board Setup, 1: 'Each player takes their faction's units, battle "
@@ -167,10 +181,13 @@ def goldfish(
     rng = rng_for(seed)
     battle = copies(cards, "battle")
     upgrades = copies(cards, "upgrade")
-    attack, defence, per_turn = [], [], [[] for _ in range(p["turns"])]
+    attack: list[int] = []
+    defence: list[int] = []
+    per_turn: list[list[int]] = [[] for _ in range(p["turns"])]
     six_turn: list[int | None] = []
     for _ in counted(runs, progress):
-        deck, discard = battle[:], []
+        deck = battle[:]
+        discard: list[DeckCard] = []
         rng.shuffle(deck)
         upgrade_deck = upgrades[:]
         rng.shuffle(upgrade_deck)

@@ -23,55 +23,100 @@ from engines.goldfish import (
 )
 from engines.hands import HandRules, Mulligan
 from engines.odds import at_least
-from engines.rules import CardLimit, DeckCard, Format, FormatSetting, OneFaction, Severity, ZoneSize
+from engines.rules import (
+    CardLimit,
+    DeckCard,
+    Format,
+    FormatSetting,
+    OneFaction,
+    Rule,
+    Severity,
+    TypesNotAllowed,
+    ZoneSize,
+)
 
 RULEBOOK = "conquest-of-fates.txt"
+
+_DECK_SIZE = FormatSetting(
+    "deck_size",
+    "Deck size",
+    None,
+    "The rulebook leaves deck building to guidelines it does not print (Setup: "
+    "'as long as it follows our deckbuilding guidelines'). Empty: size not checked.",
+)
+
+_GUIDELINES = (
+    "Setup: 'all players need to select their faction - and choose their deck. You can create "
+    "your own deck, as long as it follows our deckbuilding guidelines ... To learn more about "
+    "building your own deck go to our website COF.GG'"
+)
+
+
+def _rules(celestials: Rule) -> tuple[Rule, ...]:
+    return (
+        ZoneSize(
+            source="Setup: 'choose their deck ... as long as it follows our "
+            "deckbuilding guidelines' (no size given; set by the site)",
+            setting="deck_size",
+            code="deck_size",
+        ),
+        ZoneSize(
+            source="Battles: each of the 3 battles begins with a supply drop of 7 cards",
+            minimum=21,
+            code="deck_size",
+            severity=Severity.WARNING,
+            label="the deck (three supply drops draw 21)",
+        ),
+        celestials,
+        CardLimit(
+            source="Terms & Clarifications, APEX: 'a special deck-building "
+            "restriction of 1 per Deck'",
+            keyword="Apex",
+            maximum=1,
+        ),
+        # Players pick a faction, but no printed rule keeps other factions' cards out of
+        # their deck, so a mixed deck is worth a mention and no more.
+        OneFaction(
+            source=_GUIDELINES,
+            neutral_allowed=False,
+            severity=Severity.WARNING,
+            note="This is only a warning: the rulebook does not limit a deck to one faction; "
+            "it refers deck-building to the publisher's guidelines, which it does not print.",
+        ),
+    )
+
 
 FORMATS = (
     Format(
         slug="standard",
         name="Standard",
-        description="One faction's deck: at most one Celestial and one Apex unit. The rulebook "
-        "gives no deck size, so a site setting holds it.",
+        description="A deck of at most one Celestial and one Apex unit. The rulebook gives no "
+        "deck size, so a site setting holds it, and does not confine a deck to one faction, "
+        "so mixing factions is only a warning.",
         needs_faction=True,
-        settings=(
-            FormatSetting(
-                "deck_size",
-                "Deck size",
-                None,
-                "The rulebook leaves deck building to guidelines it does not print (Setup: "
-                "'as long as it follows our deckbuilding guidelines'). Empty: size not checked.",
-            ),
-        ),
-        rules=(
-            ZoneSize(
-                source="Setup: 'choose their deck ... as long as it follows our "
-                "deckbuilding guidelines' (no size given; set by the site)",
-                setting="deck_size",
-                code="deck_size",
-            ),
-            ZoneSize(
-                source="Battles: each of the 3 battles begins with a supply drop of 7 cards",
-                minimum=21,
-                code="deck_size",
-                severity=Severity.WARNING,
-                label="the deck (three supply drops draw 21)",
-            ),
+        settings=(_DECK_SIZE,),
+        rules=_rules(
             CardLimit(
                 source="Your Cards, Celestials: 'Your deck may also contain 1 Celestial card'",
                 card_type="Celestial",
                 maximum=1,
-            ),
-            CardLimit(
-                source="Terms & Clarifications, APEX: 'a special deck-building "
-                "restriction of 1 per Deck'",
-                keyword="Apex",
-                maximum=1,
-            ),
-            OneFaction(
-                source="Setup: 'all players need to select their faction - and choose their deck'",
-                neutral_allowed=False,
-            ),
+            )
+        ),
+    ),
+    Format(
+        slug="homeworld",
+        name="Homeworld",
+        description="Every player starts with a Celestial in play, so the deck holds none; "
+        "otherwise as Standard (Multiplayer Gameplay Configurations: Homeworld).",
+        needs_faction=True,
+        settings=(_DECK_SIZE,),
+        rules=_rules(
+            TypesNotAllowed(
+                source="Multiplayer Gameplay Configurations, Homeworld: 'All players start the "
+                "game with a Celestial Body in their Celestial Zone ... Players may not include "
+                "additional Celestial bodies in their deck.'",
+                types=("Celestial",),
+            )
         ),
     ),
 )
@@ -171,12 +216,12 @@ def goldfish(
             if battle:
                 hand += deck[:SUPPLY_DROP]
                 del deck[:SUPPLY_DROP]
-            hand.sort(key=lambda c: -1 if _cq(c) is None else _cq(c), reverse=True)
+            hand.sort(key=lambda c: -1 if (value := _cq(c)) is None else value, reverse=True)
             del hand[HAND_LIMIT:]
             units = [c for c in hand if _cq(c) is not None][: FORWARD + REAR]
             for unit in units:
                 hand.remove(unit)
-            cq = sum(_cq(u) for u in units)
+            cq = sum(_cq(u) or 0 for u in units)
             per_battle[battle].append(cq)
             total += cq
         totals.append(total)

@@ -34,14 +34,22 @@ _NEST_RULES = (
         zone="nest",
     ),
     TypesNotAllowed(
-        source="How to Play, 1.: 'separate the six Sigils from the rest of the cards "
-        "in the Nest' and 'separate the Nest (the deck) from the two Tokens'",
-        types=("Sigil", "Token"),
+        source="How to Play, 1.: 'separate the six Sigils from the rest of the cards in the "
+        "Nest'; Glossary, Sigil: 'a horizontally formatted card that is not included in the nest'",
+        types=("Sigil",),
         zone="nest",
     ),
+    # Over the whole deck, not just the Nest: a token has no zone, and one listed without a
+    # zone would otherwise be filed in the Nest.
     TypesNotAllowed(
-        source="Glossary, Sigil: 'a horizontally formatted card that is not included in the nest'",
-        types=("Nest Card", "Token"),
+        source="Glossary, Token: 'These are not cards and not included in the nest, but instead "
+        "kept outside of the game'; How to Play, 1.: 'separate the Nest (the deck) from the two "
+        "Tokens, and put those tokens aside'",
+        types=("Token",),
+    ),
+    TypesNotAllowed(
+        source="Glossary, Sigil: 'a separate type of card from the rest of those in the nest'",
+        types=("Nest Card",),
         zone="sigils",
     ),
     ZoneSize(
@@ -50,14 +58,20 @@ _NEST_RULES = (
         maximum=6,
         label="the Sigils",
     ),
+    CopyLimit(
+        source="Glossary, Sigil: 'the player with the highest marked sigil (King, Queen, etc) "
+        "will take the first turn'; Glossary, Card: 'Each of them has a unique name'",
+        maximum=1,
+        zone="sigils",
+    ),
 )
 
 FORMATS = (
     Format(
         slug="nest",
         name="Nest",
-        description="The communal Nest: at least 60 cards, each once; Sigils and Tokens "
-        "kept outside it.",
+        description="The communal Nest: at least 60 cards, each once; up to six different "
+        "Sigils kept outside it, and no Tokens.",
         rules=_NEST_RULES,
     ),
     Format(

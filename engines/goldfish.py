@@ -13,7 +13,7 @@ import statistics
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from engines.errors import InputError
 from engines.rules import DeckCard
@@ -86,7 +86,7 @@ def by_turn(turns: Sequence[int | None], last: int, runs: int) -> list[float]:
 
 def stat(card: DeckCard, key: str, default: int = 0) -> int:
     """A card's whole-number stat, or `default` where the card leaves it empty."""
-    return int(card.stats.get(key, default) or default)
+    return int(cast("int", card.stats.get(key, default) or default))
 
 
 def draw_up_to(

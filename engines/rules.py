@@ -210,11 +210,15 @@ class CopyLimit(Rule):
 
 @dataclass(frozen=True)
 class OneFaction(Rule):
-    """Every card belongs to the deck's faction; cards of no faction pass if `neutral_allowed`."""
+    """Every card belongs to the deck's faction; cards of no faction pass if `neutral_allowed`.
+
+    `note` ends every message, so a rule kept only as a warning can say why it is not an error.
+    """
 
     neutral_allowed: bool = True
     zone: str | None = None
     label: str = "faction"
+    note: str = ""
 
     def describe(self) -> str:
         extra = ", plus cards of none" if self.neutral_allowed else ""
@@ -230,7 +234,7 @@ class OneFaction(Rule):
                         "faction_mismatch",
                         f"The deck mixes {len(factions)} "
                         f"{self.label}s ({', '.join(sorted(factions))}); it may "
-                        f"have only one.",
+                        f"have only one.{self._note()}",
                         cards,
                     )
                 ]
@@ -247,10 +251,13 @@ class OneFaction(Rule):
             self.problem(
                 "faction_mismatch",
                 f"{_plural(n, 'card')} not of the deck's "
-                f"{self.label} {deck.faction}: {_names(strays)}.",
+                f"{self.label} {deck.faction}: {_names(strays)}.{self._note()}",
                 strays,
             )
         ]
+
+    def _note(self) -> str:
+        return f" {self.note}" if self.note else ""
 
 
 @dataclass(frozen=True)
@@ -271,7 +278,7 @@ class CardLimit(Rule):
             code, what = "attribute_limit", self.keyword
         else:
             matching = [c for c in deck.cards if c.card_type == self.card_type]
-            code, what = "type_limit", self.card_type
+            code, what = "type_limit", str(self.card_type)
         n = sum(c.quantity for c in matching)
         if n <= self.maximum:
             return []
@@ -334,6 +341,30 @@ class CardsNotAllowed(Rule):
 
 
 @dataclass(frozen=True)
+class NotEmpty(Rule):
+    """A deck holds at least one card. Every format has this rule (Format adds it), so a format
+    whose other rules set no minimum, as Conquest of Fates' do, still refuses an empty deck."""
+
+    def describe(self) -> str:
+        return "at least one card"
+
+    def check(self, deck: Deck, settings: Mapping[str, Any]) -> list[Problem]:
+        if deck.count():
+            return []
+        return [
+            self.problem(
+                "empty_deck", "The deck has no cards; a game cannot be played without a deck."
+            )
+        ]
+
+
+NOT_EMPTY = NotEmpty(
+    source="Setup, in every rulebook: play begins by shuffling the deck and drawing or dealing "
+    "cards from it, so a game cannot be played with no deck"
+)
+
+
+@dataclass(frozen=True)
 class FormatSetting:
     key: str
     label: str
@@ -349,6 +380,11 @@ class Format:
     rules: tuple[Rule, ...]
     needs_faction: bool = False
     settings: tuple[FormatSetting, ...] = ()
+
+    def __post_init__(self) -> None:
+        # Here rather than in each game's list, so no format can forget it.
+        if not any(isinstance(rule, NotEmpty) for rule in self.rules):
+            object.__setattr__(self, "rules", (NOT_EMPTY, *self.rules))
 
     def default_settings(self) -> dict[str, Any]:
         return {s.key: s.default for s in self.settings}

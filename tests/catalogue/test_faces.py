@@ -20,7 +20,7 @@ FACES = {
     "an Orion sample unit with every stat": ("ORI-SMP", "Reserve Battalion"),
     "an Orion rulebook unit with two stats": ("ORI-RB", "Cloudglider"),
     "a Tactics ship": ("TAC-SMP", "Sample: Akira-class Carrier"),
-    "a Tactics target": ("TAC-SMP", "Earth"),
+    "a Tactics target": ("TAC-SMP", "Sample: Cendara Prime"),
     "a two-faction Tactics card": ("TAC-RB", "Infantry"),
     "a Capital battle card": ("CFC-SMP", "Moonlit Ambush"),
     "a Capital upgrade": ("CFC-SMP", "Moonwell"),

@@ -313,6 +313,10 @@ def test_exact_names_are_strict(api):
 
 
 def test_a_name_printed_in_two_sets_prefers_the_official_printing(api):
+    # Sample cards never take an official name, so this test gives one a second printing.
+    sample = Card.objects.get(card_set__code="TAC-SMP", name="Sample: Cendara Prime")
+    sample.name = "Earth"
+    sample.save()
     body = api.get(
         "/api/v1/cards/named/", {"exact": "Earth", "game": "conquest-alpha-tactics"}
     ).json()

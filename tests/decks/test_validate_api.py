@@ -77,11 +77,16 @@ def test_each_tactics_factions_thirty_three_cards_are_legal(api, faction):
 def test_the_tactics_target_decks_full_and_short(api):
     targets = list(sample("conquest-alpha-tactics", card_type__zone="targets"))
     assert check(api, "conquest-alpha-tactics", "targets", ids(targets))["legal"]
-    two = [c for c in targets if c.stats.get("planet_type") != "federation" or c.name == "Earth"]
+    # 9.3 keeps the rulebook's Earth, which no sample card is named after.
+    earth = Card.objects.get(card_set__code="TAC-RB", name="Earth")
+    two = [c for c in targets if c.stats.get("planet_type") != "federation"] + [earth]
     assert len(two) == 16
     assert check(api, "conquest-alpha-tactics", "targets-short-2p", ids(two))["legal"]
-    three = [c for c in targets if c.name not in {"Cestus 3", "Vulcan", "P'Jem", "Tellar Prime"}]
+    three = targets[:20]
     assert check(api, "conquest-alpha-tactics", "targets-short-3p", ids(three))["legal"]
+    vulcan = Card.objects.get(card_set__code="TAC-RB", name="Vulcan")
+    result = check(api, "conquest-alpha-tactics", "targets-short-3p", ids([*three[1:], vulcan]))
+    assert codes(result) == ["card_not_allowed"]
     result = check(api, "conquest-alpha-tactics", "targets-short-2p", ids(targets[:16]))
     assert "card_not_allowed" in codes(result)
 
@@ -168,8 +173,9 @@ def test_an_unknown_faction_is_a_400(api):
 
 def test_the_formats_endpoint_lists_rules_with_their_sources(api):
     body = api.get("/api/v1/games/conquest-of-fates/formats/").json()
-    [standard] = body
+    standard, homeworld = body
     assert standard["slug"] == "standard" and standard["needs_faction"] is True
+    assert homeworld["slug"] == "homeworld"
     assert standard["settings"] == [
         {
             "key": "deck_size",
@@ -179,8 +185,11 @@ def test_the_formats_endpoint_lists_rules_with_their_sources(api):
         }
     ]
     kinds = {r["kind"] for r in standard["rules"]}
-    assert {"CardLimit", "OneFaction", "ZoneSize"} <= kinds
+    assert {"CardLimit", "NotEmpty", "OneFaction", "ZoneSize"} <= kinds
     assert all(r["source"] for r in standard["rules"])
+    [faction] = [r for r in standard["rules"] if r["kind"] == "OneFaction"]
+    assert faction["severity"] == "warning"
+    assert "TypesNotAllowed" in {r["kind"] for r in homeworld["rules"]}
 
 
 def test_an_admin_set_deck_size_is_enforced(api):

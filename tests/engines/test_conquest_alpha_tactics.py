@@ -1,0 +1,57 @@
+"""Star Trek - Conquest Alpha: Tactics: the faction deck and the target decks, full and short.
+
+The Short Game rules name official target cards (Earth, Vulcan...), so these decks do too."""
+
+from tests.engines.deck_building import card, cards, codes, problems
+
+TACTICS = "conquest-alpha-tactics"
+
+
+def test_a_factions_thirty_three_cards_are_legal():
+    deck = cards(33, card_type="Ship", factions=["Romulan"])
+    assert problems(TACTICS, "faction-deck", deck, "Romulan") == []
+
+
+def test_a_thirty_four_card_faction_deck_is_illegal():
+    deck = cards(34, card_type="Ship", factions=["Romulan"])
+    assert codes(problems(TACTICS, "faction-deck", deck, "Romulan")) == ["deck_size"]
+
+
+def test_a_target_card_in_a_faction_deck_is_not_allowed():
+    deck = [
+        *cards(32, card_type="Ship", factions=["Romulan"]),
+        card("Earth", "Planet", factions=["Romulan"]),
+    ]
+    assert codes(problems(TACTICS, "faction-deck", deck, "Romulan")) == ["type_not_allowed"]
+
+
+def targets(n, blue=0):
+    deck = [card("Earth", "Planet", zone="targets", planet_type="federation")]
+    deck += [
+        card(f"Blue {i}", "Planet", zone="targets", planet_type="federation") for i in range(blue)
+    ]
+    deck += [card(f"Target {i}", "Sector", zone="targets") for i in range(n - 1 - blue)]
+    return deck
+
+
+def test_a_target_deck_of_twenty_four_is_legal():
+    assert problems(TACTICS, "targets", targets(24, blue=8)) == []
+
+
+def test_the_two_player_short_game_keeps_earth_and_no_other_blue_target():
+    assert problems(TACTICS, "targets-short-2p", targets(16)) == []
+    found = problems(TACTICS, "targets-short-2p", targets(16, blue=1))
+    assert codes(found) == ["card_not_allowed"]
+    assert found[0].cards == ("Blue 0",)
+
+
+def test_the_three_player_short_game_removes_four_named_targets():
+    assert problems(TACTICS, "targets-short-3p", targets(20)) == []
+    deck = [*targets(19), card("Vulcan", "Planet", zone="targets")]
+    found = problems(TACTICS, "targets-short-3p", deck)
+    assert codes(found) == ["card_not_allowed"] and found[0].cards == ("Vulcan",)
+
+
+def test_a_player_card_in_a_target_deck_is_not_allowed():
+    deck = [*targets(23), card("Galaxy", "Ship", zone="targets")]
+    assert codes(problems(TACTICS, "targets", deck)) == ["type_not_allowed"]
