@@ -163,6 +163,9 @@ class GameEngine:
     # goldfish(cards, *, runs, seed, policy) -> {"summary", "charts"}, and its policy knobs.
     goldfish: Callable[..., dict[str, Any]] | None = field(default=None, compare=False)
     goldfish_policy: tuple[Any, ...] = ()
+    # What a card of no faction is called where the rulebook gives it a meaning (Orion's
+    # cards without a race icon fit any deck); None: such cards get no label.
+    unaligned_label: str | None = None
     # How a hand is dealt, refilled and mulliganed (engines.hands); None: the game has none.
     hand: HandRules | None = None
     # odds(cards, policy) -> exact chances worth showing beside a hand or a simulation.

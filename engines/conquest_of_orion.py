@@ -333,6 +333,7 @@ ENGINE = replace(
     ENGINE,
     goldfish=goldfish,
     goldfish_policy=GOLDFISH_POLICY,
+    unaligned_label="No race",
     hand=HandRules(
         opening=4,
         per_turn=1,
