@@ -108,7 +108,13 @@ def main() -> None:
             HTTP_HX_REQUEST="true",
         )
 
-    trivial = ("trivial API request (GET /api/v1/games/)", lambda: anonymous.get("/api/v1/games/"))
+    # A request that goes through the same DRF parsing, validation and rendering as a deck
+    # check, but reads nothing: exact odds of drawing one of three copies in seven cards.
+    odds = {"deck_size": 50, "copies": 3, "draws": 7, "at_least": 1}
+    trivial = (
+        "trivial API request (POST /api/v1/odds/)",
+        lambda: anonymous.post("/api/v1/odds/", odds, content_type="application/json"),
+    )
     cases: list[tuple[str, Callable[[], object]]] = [
         (
             "validate 50 cards, as ids",
