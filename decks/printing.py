@@ -17,7 +17,8 @@ from decks.proxies import ProxyCard, Sheet, SheetOptions, expand, render_sheet
 def proxy_card(card: Card) -> ProxyCard:
     subtypes = ", ".join(s.name for s in card.subtypes.all())
     factions = [f for f in card.factions.all()]
-    type_line = card.card_type.name + (f" — {subtypes}" if subtypes else "")
+    type_name = card.card_type.name if card.card_type else "type not given"
+    type_line = type_name + (f" — {subtypes}" if subtypes else "")
     if factions:
         type_line += " · " + " / ".join(f.name for f in factions)
     stats = tuple(

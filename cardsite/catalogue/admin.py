@@ -111,7 +111,7 @@ class CardAdmin(admin.ModelAdmin):
         ("Classification", {"fields": ["card_type", "subtypes", "factions", "rarity", "keywords"]}),
         ("Text", {"fields": ["rules_text", "flavour_text", "artist", "art"]}),
         ("Stats", {"fields": ["stats"]}),
-        ("Provenance", {"fields": ["source", "notes", "created_at", "updated_at"]}),
+        ("Provenance", {"fields": ["source", "notes", "inferred", "created_at", "updated_at"]}),
     ]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Card]:

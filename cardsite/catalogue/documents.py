@@ -34,8 +34,8 @@ CSV_LEADING_COLUMNS = (
     "flavour",
     "artist",
 )
-CSV_TRAILING_COLUMNS = ("source", "notes", "short_id", "rulings", "errata")
-CSV_LIST_COLUMNS = frozenset({"subtypes", "factions", "keywords"})
+CSV_TRAILING_COLUMNS = ("source", "notes", "inferred", "short_id", "rulings", "errata")
+CSV_LIST_COLUMNS = frozenset({"subtypes", "factions", "keywords", "inferred"})
 CSV_JSON_COLUMNS = frozenset({"rulings", "errata"})
 
 
@@ -199,7 +199,7 @@ def read_csv(text: str, stat_fields: Iterable[StatField]) -> Document:
     ]
     problems += [
         Problem(1, column, "required column is missing")
-        for column in ("set", "number", "name", "type")
+        for column in ("set", "number", "name")
         if column not in header
     ]
     if problems:

@@ -27,6 +27,7 @@ class CardAdminForm(forms.ModelForm):
             "stats",
             "source",
             "notes",
+            "inferred",
         ]
         help_texts = {
             "stats": 'A JSON object, e.g. {"cq": 3}. Leave out a stat the source does not give.'

@@ -231,6 +231,38 @@ def number_sort_key(number: str) -> int:
     return int(match.group()) if match else 0
 
 
+# What a card's `inferred` list may name: its fields as catalogue documents name them, and
+# "stats.<key>" for each stat of its game.
+INFERABLE_FIELDS = {
+    "type": "Type",
+    "subtypes": "Classifications",
+    "factions": "Factions",
+    "rarity": "Rarity",
+    "keywords": "Keywords",
+    "text": "Rules text",
+    "flavour": "Flavour text",
+    "artist": "Artist",
+    "rulings": "Rulings",
+    "errata": "Errata",
+}
+
+
+def inferable_fields(engine: GameEngine) -> dict[str, str]:
+    """Every name a card of this game may list as inferred, with the label a page shows."""
+    return {**INFERABLE_FIELDS, **{f"stats.{s.key}": s.label for s in engine.stats}}
+
+
+def inferred_problem(value: object, engine: GameEngine) -> str:
+    """Why `value` is not a valid `inferred` list for a card of this game, or ""."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        return "must be a list of field names"
+    known = inferable_fields(engine)
+    unknown = [v for v in value if v not in known]
+    if unknown:
+        return f"unknown field {unknown[0]!r}; fields: {', '.join(known)}"
+    return ""
+
+
 class CardManager(models.Manager["Card"]):
     def get_by_natural_key(self, short_id: str) -> Card:
         return self.get(short_id=short_id)
@@ -246,8 +278,16 @@ class Card(models.Model):
     name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=120, blank=True, editable=False)
     short_id = models.CharField(max_length=12, unique=True, blank=True, editable=False)
+    # Empty where the source does not state the type: a guessed type would be shown, searched
+    # and exported as if it were printed on the card.
     card_type = models.ForeignKey(
-        CardType, on_delete=models.PROTECT, related_name="cards", verbose_name="type"
+        CardType,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="cards",
+        verbose_name="type",
+        help_text="Empty: the source does not state the card's type.",
     )
     subtypes = models.ManyToManyField(
         Subtype, blank=True, related_name="cards", verbose_name="classifications"
@@ -268,6 +308,13 @@ class Card(models.Model):
     )
     source = models.TextField(blank=True, help_text="Rulebook section the card's facts come from.")
     notes = models.TextField(blank=True, help_text="What the source leaves out, in words.")
+    inferred = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Fields not stated for this card but copied from the same card in another "
+        "faction's deck, on the rulebook's statement that the decks are functionally "
+        'identical, named as in catalogue documents, e.g. ["stats.combat_power", "keywords"].',
+    )
     # Fingerprint of the imported record, so a re-import leaves unchanged cards (and their
     # Last-Modified dates) alone. A hand edit clears it.
     content_hash = models.CharField(max_length=64, blank=True, editable=False)
@@ -337,6 +384,14 @@ class Card(models.Model):
             if spec.key in self.stats
         ]
 
+    def inferred_labels(self) -> list[str]:
+        """The labels of the fields whose values are inferred, in the order they are listed."""
+        known = inferable_fields(self.game.engine)
+        return [known.get(name, name) for name in self.inferred or []]
+
+    def inferred_stat_keys(self) -> set[str]:
+        return {name.removeprefix("stats.") for name in self.inferred or [] if "." in name}
+
     def stat_problems(self) -> dict[str, str]:
         """The engine's verdict on `stats`, keyed by stat name."""
         if not isinstance(self.stats, dict):
@@ -345,6 +400,9 @@ class Card(models.Model):
 
     def clean(self) -> None:
         errors: dict[str, str] = {}
+        if self.inferred is None:
+            # An emptied admin field arrives as None; "nothing inferred" is the empty list.
+            self.inferred = []
         if self.game_id is not None:
             if self.card_set_id and self.card_set.game_id != self.game_id:
                 errors["card_set"] = "The set belongs to another game."
@@ -355,6 +413,9 @@ class Card(models.Model):
             problems = self.stat_problems()
             if problems:
                 errors["stats"] = "; ".join(f"{key}: {msg}" for key, msg in problems.items())
+            inferred = inferred_problem(self.inferred, self.game.engine)
+            if inferred:
+                errors["inferred"] = inferred
         if errors:
             raise ValidationError(errors)
 

@@ -1,4 +1,5 @@
 import pytest
+import yaml
 from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -123,6 +124,32 @@ def test_a_card_carries_everything_a_client_needs(api):
     } <= set(body)
 
 
+def test_a_card_with_no_stated_type_has_a_null_type(api):
+    galaxy = Card.objects.get(card_set__code="TAC-RB", name="Galaxy")
+    body = api.get(f"/api/v1/cards/{galaxy.short_id}/").json()
+    assert body["type"] is None
+    listed = _listed(api, set="TAC-RB", page_size=100)
+    assert listed["Galaxy"]["type"] is None
+    assert listed["Earth"]["type"] == "Planet"
+
+
+def test_a_card_lists_the_fields_whose_values_are_inferred(api):
+    surak = Card.objects.get(card_set__code="TAC-RB", name="Surak")
+    body = api.get(f"/api/v1/cards/{surak.short_id}/").json()
+    assert body["inferred"] == ["stats.combat_power", "keywords"]
+    assert body["stats"] == {"combat_power": 7}
+    listed = _listed(api, set="TAC-RB", page_size=100)
+    assert listed["Vor'Cha"]["inferred"] == ["stats.combat_power", "keywords"]
+    assert listed["Galaxy"]["inferred"] == []
+
+
+def test_the_schema_says_a_cards_type_may_be_null_and_what_inferred_means(api):
+    schema = yaml.safe_load(api.get("/api/v1/schema/").content)
+    card = schema["components"]["schemas"]["Card"]["properties"]
+    assert card["type"].get("nullable") is True
+    assert "functionally identical" in card["inferred"]["description"]
+
+
 def test_a_card_carries_its_rulings_and_errata(api):
     card = Card.objects.get(card_set__code="FF-RB", name="The Insight")
     body = api.get(f"/api/v1/cards/{card.short_id}/").json()
@@ -225,6 +252,8 @@ def test_the_fast_card_record_equals_what_the_declared_fields_give(rf):
     request.versioning_scheme = NamespaceVersioning()
     serializer = CardSerializer(context={"request": request})
     cards = list(card_list().filter(rulings__isnull=False).distinct()[:5]) + list(card_list()[:40])
+    # Cards with no stated type and with inferred values.
+    cards += list(card_list(set_code="TAC-RB"))
     for card in cards:
         fast = serializer.to_representation(card)
         declared = serializers.ModelSerializer.to_representation(serializer, card)
@@ -285,6 +314,7 @@ def test_records_built_from_rows_equal_the_serializers(rf):
         card_list().filter(subtypes__isnull=False, keywords__isnull=False).distinct()[:10]
     )
     cards += list(card_list()[:30])
+    cards += list(card_list(set_code="TAC-RB"))
     art_card = cards[-1]
     art_card.art.name = "art/example.png"
     art_card.save()

@@ -102,3 +102,24 @@ def test_an_edited_card_keeps_its_short_id(client, curator):
 
 def test_card_types_come_from_the_engines_and_cannot_be_added_by_hand(client, admin_client):
     assert admin_client.get("/admin/catalogue/cardtype/add/").status_code == 403
+
+
+def test_a_curator_can_leave_a_cards_type_empty_and_mark_values_inferred(client, curator):
+    card = Card.objects.filter(card_set__code="COF-SMP", card_type__name="Unit").first()
+    response = client.post(
+        f"/admin/catalogue/card/{card.id}/change/",
+        change_form_data(card, card_type="", inferred='["stats.cq"]'),
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    card.refresh_from_db()
+    assert (card.card_type, card.inferred) == (None, ["stats.cq"])
+
+
+def test_the_admin_form_rejects_an_inferred_field_naming_it(client, curator):
+    card = Card.objects.filter(card_set__code="COF-SMP", card_type__name="Unit").first()
+    response = client.post(
+        f"/admin/catalogue/card/{card.id}/change/",
+        change_form_data(card, inferred='["stats.attack"]'),
+    )
+    assert response.status_code == 200
+    assert "unknown field &#x27;stats.attack&#x27;" in response.content.decode()

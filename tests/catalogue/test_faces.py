@@ -118,6 +118,26 @@ def test_an_official_card_has_no_sample_band(monkeypatch):
     assert "UNOFFICIAL SAMPLE" not in spy.texts
 
 
+def test_a_card_with_no_stated_type_says_so_on_its_face_in_place_of_a_type(monkeypatch):
+    spy = TextSpy(monkeypatch)
+    card = card_named("TAC-RB", "Galaxy")
+    assert card.card_type is None
+    image = face_image(card)
+    assert image.size == (750, 1050)
+    assert "type not given" in spy.texts
+    # The factions follow, as on a typed card; no type name is drawn anywhere.
+    assert "  ·  Starfleet" in spy.texts
+    typed = {t.name for t in card.game.card_types.all()}
+    assert not any(t.split(" ")[0] in typed for t in spy.texts)
+
+
+def test_a_face_with_no_type_is_drawn_again_when_a_type_is_given():
+    card = card_named("TAC-RB", "Galaxy")
+    untyped = faces.face_version(card)
+    card.card_type = card.game.card_types.get(name="Ship")
+    assert faces.face_version(card) != untyped
+
+
 def test_a_face_prints_the_name_type_stats_keywords_and_set_information(monkeypatch):
     spy = TextSpy(monkeypatch)
     card = card_named("ORI-SMP", "Siege Dreadnought")
@@ -207,7 +227,7 @@ def test_no_text_spills_outside_the_panel_it_belongs_to(monkeypatch, set_code, n
     card.name = card.name + " of the Exceedingly Long and Winding Name That Never Ends"
     card.artist = "An Artist With A Remarkably Long Name, Assisted By Another"
     render_face(card)
-    layout = faces.regions(card.card_type.name == "Sigil")
+    layout = faces.regions(card.card_type is not None and card.card_type.name == "Sigil")
     panels = [layout.title, layout.art, layout.type_line, layout.text, layout.info, layout.qr]
     panels.append(layout.band)
     for text, (left, top, right, bottom) in spy.drawn:

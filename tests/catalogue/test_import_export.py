@@ -1,3 +1,4 @@
+import csv
 import io
 import json
 
@@ -325,3 +326,95 @@ def test_a_subtype_named_twice_on_one_card_links_it_once(tmp_path):
     assert "1 cards created" in out
     card = Card.objects.get(card_set__code="ORI-SMP", number="901")
     assert sorted(s.slug for s in card.subtypes.all()) == ["pilot", "soldier"]
+
+
+# --- cards whose type the source does not state, and inferred values ----------------------
+
+
+def test_a_json_card_without_a_type_imports_as_a_card_with_no_type(tmp_path):
+    cards = [
+        {"set": "TAC-SMP", "number": "901", "name": "No Type Key"},
+        {"set": "TAC-SMP", "number": "902", "name": "Null Type", "type": None},
+        {"set": "TAC-SMP", "number": "903", "name": "Empty Type", "type": ""},
+    ]
+    out, _ = import_file(
+        tmp_path, "untyped.json", json.dumps({"cards": cards}), "conquest-alpha-tactics"
+    )
+    assert "3 cards created" in out
+    imported = Card.objects.filter(card_set__code="TAC-SMP", number__in=["901", "902", "903"])
+    assert [c.card_type for c in imported] == [None, None, None]
+
+
+def test_a_csv_file_without_a_type_column_imports_cards_with_no_type(tmp_path):
+    out, _ = import_file(
+        tmp_path,
+        "untyped.csv",
+        "set,number,name,combat_power\nTAC-SMP,904,Typeless,4\n",
+        "conquest-alpha-tactics",
+    )
+    assert "1 cards created" in out
+    card = Card.objects.get(card_set__code="TAC-SMP", number="904")
+    assert (card.card_type, card.stats) == (None, {"combat_power": 4})
+
+
+def test_a_card_with_no_stated_type_round_trips_through_json(tmp_path):
+    slug = "conquest-alpha-tactics"
+    json_path = tmp_path / "tactics.json"
+    run("export_cards", "--game", slug, "--output", str(json_path))
+    exported = {c["name"]: c for c in json.loads(json_path.read_text())["cards"]}
+    assert exported["Galaxy"]["type"] is None
+    assert exported["Surak"]["inferred"] == ["stats.combat_power", "keywords"]
+
+    game = Game.objects.get(slug=slug)
+    before = catalogue_document(game=game)
+    Card.objects.filter(game=game).delete()
+    run("import_cards", str(json_path), "--game", slug)
+    assert catalogue_document(game=game)["cards"] == before["cards"]
+    assert Card.objects.get(card_set__code="TAC-RB", name="Galaxy").card_type is None
+
+
+def test_a_card_with_no_stated_type_round_trips_through_csv(tmp_path):
+    slug = "conquest-alpha-tactics"
+    game = Game.objects.get(slug=slug)
+    before = catalogue_document(game=game)
+    csv_path = tmp_path / "tactics.csv"
+    run("export_cards", "--game", slug, "--format", "csv", "--output", str(csv_path))
+    rows = {row["name"]: row for row in csv.DictReader(io.StringIO(csv_path.read_text()))}
+    assert rows["Galaxy"]["type"] == ""
+    assert rows["Vor'Cha"]["inferred"] == "stats.combat_power; keywords"
+
+    Card.objects.filter(game=game).delete()
+    run("import_cards", str(csv_path), "--game", slug)
+    assert catalogue_document(game=game)["cards"] == before["cards"]
+
+
+def test_importing_a_card_with_no_type_a_second_time_leaves_it_unchanged(tmp_path):
+    galaxy = Card.objects.get(card_set__code="TAC-RB", name="Galaxy")
+    [record] = [c for c in catalogue_document(game=galaxy.game)["cards"] if c["name"] == "Galaxy"]
+    text = json.dumps({"cards": [record]})
+    import_file(tmp_path, "once.json", text, "conquest-alpha-tactics")
+    out, _ = import_file(tmp_path, "twice.json", text, "conquest-alpha-tactics")
+    assert "0 cards created, 0 updated, 1 unchanged" in out
+    galaxy.refresh_from_db()
+    assert galaxy.card_type is None
+
+
+def test_an_inferred_field_the_card_does_not_have_is_refused_by_name(tmp_path):
+    card = {
+        "set": "TAC-SMP",
+        "number": "905",
+        "name": "Odd Inference",
+        "inferred": ["stats.combat_power", "stats.attack"],
+    }
+    _, errors = failing_import(
+        tmp_path, "inferred.json", json.dumps({"cards": [card]}), "conquest-alpha-tactics"
+    )
+    assert "inferred: unknown field 'stats.attack'" in errors
+
+
+def test_inferred_must_be_a_list_of_field_names(tmp_path):
+    card = {"set": "TAC-SMP", "number": "906", "name": "Odd", "inferred": "keywords"}
+    _, errors = failing_import(
+        tmp_path, "inferred.json", json.dumps({"cards": [card]}), "conquest-alpha-tactics"
+    )
+    assert "inferred: must be a list of field names" in errors

@@ -67,3 +67,20 @@ def test_the_catalogue_version_never_repeats_after_the_cache_is_emptied():
     bumped = catalogue_version()
     cache.clear()
     assert len({first, bumped, catalogue_version()}) == 3
+
+
+def test_a_card_with_no_stated_type_passes_model_validation():
+    card = new_card(card_type=None)
+    card.full_clean()
+    card.save()
+    assert Card.objects.get(pk=card.pk).card_type is None
+
+
+def test_a_card_may_list_its_inferred_fields_by_their_document_names():
+    new_card(inferred=["stats.cq", "keywords"]).full_clean()
+
+
+def test_an_inferred_field_the_game_does_not_have_fails_model_validation_naming_it():
+    with pytest.raises(ValidationError) as excinfo:
+        new_card(inferred=["stats.combat_power"]).full_clean()
+    assert "unknown field 'stats.combat_power'" in excinfo.value.message_dict["inferred"][0]

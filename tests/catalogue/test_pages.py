@@ -148,3 +148,44 @@ def test_a_card_page_is_rendered_once_and_again_after_the_card_changes(client):
     assert "A freshly errata&#x27;d text." in client.get(url).content.decode()
     # The cached page keeps its redirect from a stale slug, too.
     assert client.get(f"/cards/{card.short_id}/old-name/")["Location"] == url
+
+
+def _main(page: str) -> str:
+    return page.split("<main>")[1].split("</main>")[0]
+
+
+def test_a_card_page_says_type_not_given_where_the_rulebook_does_not_state_it(client):
+    galaxy = Card.objects.get(card_set__code="TAC-RB", name="Galaxy")
+    page = _main(client.get(galaxy.get_absolute_url()).content.decode())
+    assert "type not given" in page
+    earth = Card.objects.get(card_set__code="TAC-RB", name="Earth")
+    page = _main(client.get(earth.get_absolute_url()).content.decode())
+    assert "type not given" not in page
+    assert '<p class="type">Planet' in page
+
+
+def test_a_card_page_shows_which_values_are_inferred_and_from_what(client):
+    surak = Card.objects.get(card_set__code="TAC-RB", name="Surak")
+    page = _main(client.get(surak.get_absolute_url()).content.decode())
+    assert "Inferred values (*):</strong> Combat Power, Keywords." in page
+    assert (
+        "Not stated for this card; inferred from the rulebook's statement that the factions' "
+        "decks are "
+        "functionally identical" in page
+    )
+    assert '<dd>7<small class="inferred-mark"' in page
+
+
+def test_a_card_page_with_only_stated_values_mentions_no_inference(client):
+    galaxy = Card.objects.get(card_set__code="TAC-RB", name="Galaxy")
+    page = _main(client.get(galaxy.get_absolute_url()).content.decode())
+    assert "Inferred values" not in page
+    assert "inferred-mark" not in page
+
+
+def test_the_search_list_says_type_not_given_for_a_card_with_no_type(client):
+    page = client.get(
+        "/search/", {"q": "galaxy", "game": "conquest-alpha-tactics", "view": "list"}
+    ).content.decode()
+    assert "Galaxy" in page
+    assert "type not given" in page

@@ -6,7 +6,7 @@ absent, so some tests check that nothing was guessed.
 
 import pytest
 
-from cardsite.catalogue.models import Card, Faction, Game, Keyword, Rarity, Term
+from cardsite.catalogue.models import Card, CardSet, Faction, Game, Keyword, Rarity, Term
 
 pytestmark = pytest.mark.django_db
 
@@ -271,13 +271,84 @@ def test_tactics_raptor_is_a_klingon_special_effect_card():
 def test_tactics_earth_is_a_blue_federation_planet_and_romulus_an_imperial_one():
     assert card("conquest-alpha-tactics", "Earth").stats["planet_type"] == "federation"  # 9.3, 8.2
     assert card("conquest-alpha-tactics", "Romulus").stats["planet_type"] == "imperial"  # 6.3 Ex. A
-    assert card("conquest-alpha-tactics", "Alpha Quadrant").card_type.name == "Quadrant"
 
 
-def test_tactics_short_game_targets_are_all_named():
-    # 9.3 Short Game: the 3-player game removes these four
+def test_tactics_short_game_targets_are_all_named_as_target_cards_of_no_stated_type():
+    # 9.3 Short Game: the 3-player game removes these four from the target card pile, and
+    # says nothing of their types
     for name in ["Cestus 3", "Vulcan", "P'Jem", "Tellar Prime"]:
-        assert card("conquest-alpha-tactics", name).card_type.zone == "targets"
+        target = card("conquest-alpha-tactics", name)
+        assert target.card_type is None
+        assert "A target card" in target.notes
+
+
+# The only types the rulebook states: "the planet „Earth“" (9.3), "an imperial planet
+# (Romulus)" and "a ship (D'Ritdthau)" (6.3 Example A), "Weapons ... (e.g., Phaser)" (9.1).
+STATED_TACTICS_TYPES = {
+    "Earth": "Planet",
+    "Romulus": "Planet",
+    "D'Ritdthau": "Ship",
+    "Phaser": "Weapon",
+}
+
+
+def test_tactics_cards_have_a_type_only_where_the_rulebook_states_it():
+    types = dict(
+        Card.objects.filter(card_set__code="TAC-RB").values_list("name", "card_type__name")
+    )
+    assert {name: t for name, t in types.items() if t is not None} == STATED_TACTICS_TYPES
+    assert types["Alpha Quadrant"] is None  # its name is not a statement of its type
+    assert types["Disruptor Beam"] is None  # reinforcing a ship only suggests a Weapon
+
+
+def test_tactics_example_a_first_row_only_implies_a_weapon_among_its_player_cards():
+    # 6.3 Example A, 1st row: the Tactical Officer counts one "Weapon" type player card among
+    # the Galaxy, itself and the Romulan Infantry, without saying which it is.
+    for name in ("Galaxy", "Tactical Officer", "Infantry"):
+        row_card = card("conquest-alpha-tactics", name)
+        assert row_card.card_type is None
+        assert "implies that one of the player cards in that row" in row_card.notes
+        assert "is of type Weapon" in row_card.notes
+
+
+def test_tactics_starfleet_fields_a_deflector_in_example_b():
+    # 6.3 Example B, 3rd row: "The Deflector tries to steal the Admiral's combat power", and
+    # the Admiral there is the Romulans'
+    deflector = card("conquest-alpha-tactics", "Deflector Shield")
+    assert {f.name for f in deflector.factions.all()} == {"Romulan", "Starfleet"}
+    assert "Starfleet fields one too" in deflector.notes
+    starfleet = Card.objects.filter(card_set__code="TAC-RB", factions__name="Starfleet")
+    assert starfleet.filter(name="Deflector Shield").exists()
+
+
+def test_tactics_values_copied_from_the_galaxy_are_marked_inferred():
+    # 9.1 names "Galaxy / Surak / Vor'Cha / D'Deridex" as one card; only the Galaxy's
+    # combat power (6.3 Example A) and effect type (8.2) are given.
+    assert card("conquest-alpha-tactics", "Galaxy").inferred == []
+    for name in ("D'Deridex", "Surak", "Vor'Cha"):
+        copy = card("conquest-alpha-tactics", name)
+        assert copy.stats == {"combat_power": 7}
+        assert copy.inferred == ["stats.combat_power", "keywords"]
+        assert "functionally identical" in copy.notes
+
+
+def test_tactics_only_cards_with_copied_values_list_any_inferred_field():
+    inferred = {
+        c.name: c.inferred for c in Card.objects.filter(card_set__code="TAC-RB") if c.inferred
+    }
+    assert inferred == {
+        "D'Deridex": ["stats.combat_power", "keywords"],
+        "Surak": ["stats.combat_power", "keywords"],
+        "Vor'Cha": ["stats.combat_power", "keywords"],
+        "Disruptor Beam": ["keywords"],
+    }
+
+
+def test_tactics_rulebook_set_does_not_claim_every_value_is_stated():
+    description = CardSet.objects.get(code="TAC-RB").description
+    assert "with only the values the rulebook states" not in description
+    assert "inferred" in description
+    assert "most card types, is left empty" in description
 
 
 def test_tactics_no_target_card_victory_points_were_guessed():

@@ -56,6 +56,24 @@ def test_type_matches_types_and_classifications():
     ]
 
 
+def test_a_card_with_no_stated_type_matches_no_t_term():
+    galaxy = Card.objects.get(card_set__code="TAC-RB", name="Galaxy")
+    assert galaxy.card_type is None
+    tactics = "conquest-alpha-tactics"
+    for query in ("t:weapon", "t:ship", "type:troops", "t:planet"):
+        assert "Galaxy" not in names(query, tactics), query
+    assert names("t:weapon -is:sample", tactics) == ["Phaser"]
+
+
+def test_t_weapon_finds_a_card_only_once_it_has_that_type():
+    galaxy = Card.objects.get(card_set__code="TAC-RB", name="Galaxy")
+    assert "Galaxy" not in names("t:weapon", "conquest-alpha-tactics")
+    galaxy.card_type = galaxy.game.card_types.get(name="Weapon")
+    galaxy.save()
+    cache.clear()
+    assert "Galaxy" in names("t:weapon", "conquest-alpha-tactics")
+
+
 def test_rules_text_matches_words_and_their_beginnings():
     found = card_search(text="o:draw", game="conquest-for-the-capital").cards
     assert found.exists()

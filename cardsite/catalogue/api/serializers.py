@@ -133,7 +133,12 @@ class CardSerializer(serializers.ModelSerializer):
     short_url = serializers.SerializerMethodField()
     game = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     set = SetRefSerializer(source="card_set", read_only=True)
-    type = serializers.CharField(source="card_type.name", read_only=True)
+    type = serializers.CharField(
+        source="card_type.name",
+        read_only=True,
+        allow_null=True,
+        help_text="The card type; null where the source does not state it.",
+    )
     classifications = serializers.SlugRelatedField(
         source="subtypes", slug_field="name", many=True, read_only=True
     )
@@ -146,6 +151,13 @@ class CardSerializer(serializers.ModelSerializer):
     stats = serializers.SerializerMethodField()
     sample = serializers.BooleanField(
         source="is_sample", read_only=True, help_text="True for unofficial sample data."
+    )
+    inferred = serializers.ListField(
+        child=serializers.CharField(),
+        read_only=True,
+        help_text="Fields (named as in catalogue documents, stats as stats.<key>) whose values "
+        "are not stated for this card but inferred from the rulebook's statement that the "
+        "factions' decks are functionally identical.",
     )
     rulings = RulingSerializer(many=True, read_only=True)
     errata = ErrataSerializer(many=True, read_only=True)
@@ -175,6 +187,7 @@ class CardSerializer(serializers.ModelSerializer):
             "sample",
             "source",
             "notes",
+            "inferred",
             "rulings",
             "errata",
             "updated_at",
@@ -201,7 +214,7 @@ class CardSerializer(serializers.ModelSerializer):
             "number": card.number,
             "name": card.name,
             "slug": card.slug,
-            "type": card.card_type.name,
+            "type": card.card_type.name if card.card_type else None,
             "classifications": [s.name for s in card.subtypes.all()],
             "factions": [
                 {"name": f.name, "slug": f.slug, "colour": f.colour} for f in card.factions.all()
@@ -219,6 +232,7 @@ class CardSerializer(serializers.ModelSerializer):
             "sample": not card_set.is_official,
             "source": card.source,
             "notes": card.notes,
+            "inferred": list(card.inferred or []),
             "rulings": [_entry(r) for r in card.rulings.all()],
             "errata": [_entry(e) for e in card.errata.all()],
             "updated_at": _DATETIME.to_representation(card.updated_at),

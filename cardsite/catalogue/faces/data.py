@@ -40,7 +40,7 @@ class FaceData:
     game_slug: str
     game_name: str
     name: str
-    type_name: str
+    type_name: str | None  # None where the source does not state the type
     subtypes: tuple[str, ...]
     factions: tuple[FactionMark, ...]
     keywords: tuple[KeywordMark, ...]
@@ -62,7 +62,7 @@ def face_data(card: Card) -> FaceData:
         game_slug=card.game.slug,
         game_name=card.game.name,
         name=card.name,
-        type_name=card.card_type.name,
+        type_name=card.card_type.name if card.card_type else None,
         subtypes=tuple(sorted(s.name for s in card.subtypes.all())),
         factions=tuple(
             FactionMark(f.name, f.abbreviation, f.colour)

@@ -38,7 +38,7 @@ from cardsite.catalogue.faces.typesetting import (
     truncate,
     wrap,
 )
-from cardsite.catalogue.faces.words import stat_text, text_blocks, type_words
+from cardsite.catalogue.faces.words import TYPE_NOT_GIVEN, stat_text, text_blocks, type_words
 from engines.base import FaceLayout, GameEngine
 
 SAMPLE_BAND_TEXT = "UNOFFICIAL SAMPLE"
@@ -294,9 +294,24 @@ class _Face:
                 x -= 44
         width = x - left - 28
         words = type_words(self.data, self.engine)
+        if self.data.type_name is None:
+            self.draw_untyped_words(words, (left + 18, middle), width)
+            return
         size = fit_size(words, Style.BOLD, width, 24, 15)
         words = ellipsize(words, Style.BOLD, size, width)
         self.text((left + 18, middle), words, Style.BOLD, size, WHITE, "lm")
+
+    def draw_untyped_words(self, words: str, start: tuple[float, float], width: int) -> None:
+        """The words "type not given" in quiet italics where the type would be, the rest in bold:
+        a card whose type the source does not state must not look as if it had one."""
+        x, middle = start
+        size = fit_size(TYPE_NOT_GIVEN + words, Style.BOLD, width, 24, 15)
+        quiet = mix(WHITE, deep(self.colours[0]), 0.4)
+        self.text((x, middle), TYPE_NOT_GIVEN, Style.ITALIC, size, quiet, "lm")
+        used = round(font(Style.ITALIC, size).getlength(TYPE_NOT_GIVEN))
+        if words:
+            rest = ellipsize(words, Style.BOLD, size, width - used)
+            self.text((x + used, middle), rest, Style.BOLD, size, WHITE, "lm")
 
     def draw_text_box(self) -> None:
         left, top, right, bottom = self.regions.text

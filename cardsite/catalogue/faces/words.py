@@ -18,9 +18,14 @@ def stat_text(value: object) -> str:
     return str(value).title() if isinstance(value, str) else str(value)
 
 
+TYPE_NOT_GIVEN = "type not given"
+
+
 def type_words(data: FaceData, engine: GameEngine) -> str:
+    """The type line after the type itself; for a card with no stated type, the drawing puts
+    TYPE_NOT_GIVEN in front of it in a quieter style."""
     layout = engine.face
-    line = data.type_name
+    line = data.type_name or ""
     if data.subtypes:
         line += " — " + ", ".join(data.subtypes)
     extras = [f.name for f in data.factions]

@@ -57,8 +57,6 @@ BY_GAME = {
             "vp>=3 order:vp dir:desc", "target cards worth 3 or more victory points, best first"
         ),
         Example("planet:federation", "blue Federation planets"),
-        Example(
-            "(t:sector or t:quadrant) -is:sample", "sectors and quadrants named in the rulebook"
-        ),
+        Example("t:planet -is:sample", "the cards the rulebook calls planets"),
     ],
 }

@@ -13,7 +13,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardsite.catalogue.documents import Document, DocumentError, Problem, Record
-from cardsite.catalogue.models import CardSet, Faction, Game, Keyword, Rarity
+from cardsite.catalogue.models import (
+    CardSet,
+    Faction,
+    Game,
+    Keyword,
+    Rarity,
+    inferred_problem,
+)
 from cardsite.catalogue.short_ids import is_valid_short_id
 from engines.base import GameEngine, slugify
 
@@ -123,7 +130,7 @@ class CleanCard:
     record: Record
     values: dict[str, Any]
     set_code: str
-    type_slug: str
+    type_slug: str | None
     subtypes: list[str]
     faction_slugs: list[str]
     keyword_slugs: list[str]
@@ -261,7 +268,8 @@ def check_document(
         set_code = c.text(rec, "set", required=True).upper()
         number = c.text(rec, "number", required=True, max_length=16)
         name = c.text(rec, "name", required=True, max_length=120)
-        type_name = c.text(rec, "type", required=True)
+        # Optional: where the source does not state a card's type, it stays empty.
+        type_name = c.text(rec, "type")
         if set_code and set_code not in known_sets:
             c.add(rec, "set", f"unknown set {set_code!r}{_did_you_mean(set_code, known_sets)}")
         if type_name and slugify(type_name) not in types:
@@ -309,10 +317,11 @@ def check_document(
                     "stats": dict(sorted(stats.items())),
                     "source": c.text(rec, "source"),
                     "notes": c.text(rec, "notes"),
+                    "inferred": _inferred(c, rec, engine),
                     "short_id": short_id,
                 },
                 set_code=set_code,
-                type_slug=slugify(type_name),
+                type_slug=slugify(type_name) if type_name else None,
                 subtypes=_distinct_names(c.names(rec, "subtypes")),
                 faction_slugs=sorted({slugify(f) for f in factions_}),
                 keyword_slugs=sorted({slugify(k) for k in keywords_}),
@@ -326,6 +335,15 @@ def check_document(
     for card in cards:
         card.content_hash = _content_hash(card)
     return sections, cards
+
+
+def _inferred(checker: _Checker, record: Record, engine: GameEngine) -> list[str]:
+    value = record.data.get("inferred") or []
+    problem = inferred_problem(value, engine)
+    if problem:
+        checker.add(record, "inferred", problem)
+        return []
+    return list(dict.fromkeys(value))
 
 
 def _distinct_names(names: list[str]) -> list[str]:
@@ -349,4 +367,8 @@ def _content_hash(card: CleanCard) -> str:
         "rulings": card.rulings,
         "errata": card.errata,
     }
+    # Left out when empty, so cards imported before `inferred` existed keep their hash and a
+    # re-import leaves them (and their Last-Modified dates) alone.
+    if not payload["inferred"]:
+        del payload["inferred"]
     return hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()

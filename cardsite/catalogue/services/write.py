@@ -175,7 +175,7 @@ def _write_cards(
             card.slug = slugify(card.name) or "card"
             card.number_sort = number_sort_key(card.number)
             card.search_name, card.search_text = search_columns(card.name, card.rules_text)
-            card.card_type = types[clean.type_slug]
+            card.card_type = types[clean.type_slug] if clean.type_slug else None
             card.rarity = rarities.get(clean.rarity_slug) if clean.rarity_slug else None
             card.content_hash = clean.content_hash
             card.updated_at = now
@@ -203,6 +203,7 @@ def _write_cards(
             "stats",
             "source",
             "notes",
+            "inferred",
             "content_hash",
             "search_name",
             "search_text",
