@@ -163,6 +163,9 @@ class GameEngine:
     # goldfish(cards, *, runs, seed, policy) -> {"summary", "charts"}, and its policy knobs.
     goldfish: Callable[..., dict[str, Any]] | None = field(default=None, compare=False)
     goldfish_policy: tuple[Any, ...] = ()
+    # The zone of a card whose type the rulebook does not state, from its factions; None:
+    # the game's first zone.
+    untyped_zone: Callable[[tuple[str, ...]], str] | None = field(default=None, compare=False)
     # What a card of no faction is called where the rulebook gives it a meaning (Orion's
     # cards without a race icon fit any deck); None: such cards get no label.
     unaligned_label: str | None = None
@@ -187,6 +190,15 @@ class GameEngine:
         type_names = {t.name for t in self.card_types}
         if stray := set(self.face.landscape_types) - type_names:
             raise ValueError(f"{self.slug}: face layout names unknown card types {sorted(stray)}")
+
+    def zone_for(self, card_type: str | None, factions: tuple[str, ...]) -> str:
+        """The zone a card goes in when a decklist does not say."""
+        spec = self.card_type(card_type) if card_type else None
+        if spec is not None and spec.zone is not None:
+            return spec.zone
+        if card_type is None and self.untyped_zone is not None:
+            return self.untyped_zone(factions)
+        return self.zones[0].slug
 
     def stat(self, key: str) -> StatField | None:
         return self._stats_by_key.get(key)

@@ -110,6 +110,13 @@ FORMATS = (
     ),
 )
 
+def _untyped_zone(factions: tuple[str, ...]) -> str:
+    # Where the rulebook names a card without its type, whether it is a player card or a
+    # target card is still known: player cards make up a faction's deck ("3 Game Components":
+    # each faction's 33 cards), target cards form one pile of no faction.
+    return "main" if factions else "targets"
+
+
 ENGINE = GameEngine(
     slug="conquest-alpha-tactics",
     name="Star Trek - Conquest Alpha: Tactics",
@@ -258,6 +265,7 @@ ENGINE = replace(
     ENGINE,
     goldfish=goldfish,
     goldfish_policy=GOLDFISH_POLICY,
+    untyped_zone=_untyped_zone,
     hand=HandRules(
         opening=4,
         zone="main",

@@ -55,3 +55,12 @@ def test_the_three_player_short_game_removes_four_named_targets():
 def test_a_player_card_in_a_target_deck_is_not_allowed():
     deck = [*targets(23), card("Galaxy", "Ship", zone="targets")]
     assert codes(problems(TACTICS, "targets", deck)) == ["type_not_allowed"]
+
+
+def test_a_card_whose_type_is_not_stated_goes_in_its_factions_deck_or_the_target_pile():
+    from engines import get_engine
+
+    engine = get_engine("conquest-alpha-tactics")
+    assert engine.zone_for(None, ("Starfleet",)) == "main"
+    assert engine.zone_for(None, ()) == "targets"
+    assert engine.zone_for("Planet", ()) == "targets"
