@@ -1,8 +1,10 @@
 """POST /api/v1/decks/validate/ with decks built from the loaded sample sets and rulebook cards."""
 
 import pytest
+from django.contrib.auth.models import User
 
 from cardsite.catalogue.models import Card
+from decks.services import Intake, RequestedCard, deck_create
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/decks/validate/"
@@ -212,3 +214,21 @@ def test_an_admin_set_deck_size_is_enforced(api):
     assert (
         api.get("/api/v1/games/conquest-of-fates/formats/").json()[0]["settings"][0]["value"] == 40
     )
+
+
+def test_a_card_whose_type_is_not_given_is_checked_counted_and_shown(api, client):
+    galaxy = Card.objects.get(card_set__code="TAC-RB", name="Galaxy")
+    assert galaxy.card_type is None
+    result = check(api, "conquest-alpha-tactics", "faction-deck", ids([galaxy]))
+    assert result["counts"]["types"] == {"type not given": 1}
+    assert result["counts"]["zones"] == {"main": 1}
+    owner = User.objects.create_user("untyped", password="x-Long-pass-9")
+    deck = deck_create(
+        owner=owner,
+        game=galaxy.game,
+        format_slug="faction-deck",
+        name="Untyped",
+        visibility="public",
+        intake=Intake((RequestedCard(1, None, galaxy.short_id),)),
+    )
+    assert "Type not given" in client.get(deck.get_absolute_url()).content.decode()
