@@ -110,6 +110,7 @@ FORMATS = (
     ),
 )
 
+
 def _untyped_zone(factions: tuple[str, ...]) -> str:
     # Where the rulebook names a card without its type, whether it is a player card or a
     # target card is still known: player cards make up a faction's deck ("3 Game Components":
