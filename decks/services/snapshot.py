@@ -138,7 +138,7 @@ def _build(slug: str, version: int) -> GameSnapshot:
         .order_by("card_set__is_official", "card_set__release_date", "card_set__code", "id")
     )
     for card in cards:
-        type_name = card.card_type.name if card.card_type_id else None
+        type_name = card.card_type.name if card.card_type is not None else None
         factions = tuple(f.name for f in card.factions.all())
         snapped = SnapCard(
             pk=card.id,
