@@ -91,8 +91,7 @@ def test_the_command_prints_json_with_a_progress_bar(fates_deck):
     out, err = io.StringIO(), io.StringIO()
     call_command(
         "goldfish",
-        "--deck",
-        fates_deck.share_key,
+        f"--deck={fates_deck.share_key}",
         "--runs",
         "2500",
         "--seed",
@@ -111,8 +110,7 @@ def test_the_command_refuses_too_many_runs(fates_deck):
     with pytest.raises(CommandError, match="1,000,000"):
         call_command(
             "goldfish",
-            "--deck",
-            fates_deck.share_key,
+            f"--deck={fates_deck.share_key}",
             "--runs",
             "2000000",
             stdout=io.StringIO(),

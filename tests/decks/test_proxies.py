@@ -248,7 +248,7 @@ def test_options_parse_from_query_parameters():
 def test_the_command_writes_a_pdf_from_a_deck_or_a_text_list(owner, tmp_path):
     deck = make_deck(owner, count=2)
     out = tmp_path / "deck.pdf"
-    call_command("proxies", "--deck", deck.share_key, "-o", str(out), stdout=io.StringIO())
+    call_command("proxies", f"--deck={deck.share_key}", "-o", str(out), stdout=io.StringIO())
     assert len(PdfReader(out).pages) == 2
     decklist = tmp_path / "list.txt"
     decklist.write_text("3 Cloudglider\n1 Heliokraken\n", encoding="utf-8")
