@@ -28,6 +28,12 @@ _LINE = re.compile(
     r"^(?:(?P<qty>\d+)\s*[xX]?\s+)?(?P<name>.+?)(?:\s+\((?P<set>[A-Za-z0-9-]+)\)(?:\s+(?P<num>\S+))?)?$"
 )
 MAX_QUANTITY = 99
+# A deck code is at most this long, and inflates to at most this many bytes: a few hundred
+# entries take a few kilobytes, so anything near these is not a deck (a zlib bomb inflates
+# a small paste into hundreds of megabytes).
+MAX_CODE_CHARS = 20_000
+MAX_CODE_BYTES = 1_000_000
+MAX_CODE_ENTRIES = 500
 
 
 @dataclass(frozen=True)
@@ -82,9 +88,13 @@ def parse_text(text: str, engine: GameEngine) -> tuple[list[ListLine], list[List
         if match is None:  # pragma: no cover - the pattern accepts any non-empty line
             problems.append(ListProblem(number, f"cannot read '{line}'"))
             continue
-        quantity = int(match["qty"]) if match["qty"] else 1
+        digits = match["qty"] or "1"
+        # A quantity of thousands of digits must not reach int(), which refuses it with an
+        # error (and would cost time to convert).
+        quantity = int(digits) if len(digits) <= 3 else MAX_QUANTITY + 1
         if not 1 <= quantity <= MAX_QUANTITY:
-            problems.append(ListProblem(number, f"quantity {quantity} must be 1 to {MAX_QUANTITY}"))
+            shown = digits if len(digits) <= 8 else f"{digits[:8]}…"
+            problems.append(ListProblem(number, f"quantity {shown} must be 1 to {MAX_QUANTITY}"))
             continue
         lines.append(
             ListLine(
@@ -160,6 +170,8 @@ def decode_code(code: str) -> Mapping[str, object]:
 
     Raises DeckCodeError, saying what is wrong, for anything that is not a valid code.
     """
+    if len(code) > MAX_CODE_CHARS:
+        raise DeckCodeError(f"a deck code has at most {MAX_CODE_CHARS:,} characters")
     parts = code.strip().split(".")
     if len(parts) != 3:
         raise DeckCodeError("a deck code has three parts separated by dots, like cs1.xxxx.xxxxxxxx")
@@ -170,13 +182,45 @@ def decode_code(code: str) -> Mapping[str, object]:
         raise DeckCodeError("the deck code is damaged: its checksum does not match")
     try:
         raw = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
-        body = json.loads(zlib.decompress(raw))
-        entries = [(str(s), int(q), str(z)) for s, q, z in body["e"]]
+        inflater = zlib.decompressobj()
+        data = inflater.decompress(raw, MAX_CODE_BYTES)
+        if inflater.unconsumed_tail or not inflater.eof:
+            raise DeckCodeError(f"a deck code inflates to at most {MAX_CODE_BYTES:,} bytes")
+        body = json.loads(data)
+        if len(body["e"]) > MAX_CODE_ENTRIES:
+            raise DeckCodeError(f"a deck code holds at most {MAX_CODE_ENTRIES} entries")
+        entries = [_code_entry(e) for e in body["e"]]
+        faction = body["c"]
+        if faction is not None and not isinstance(faction, str):
+            raise DeckCodeError("the deck code's faction is not a name")
         return {
-            "game": str(body["g"]),
-            "format": str(body["f"]),
-            "faction": body["c"],
+            "game": _short_text(body["g"], 60),
+            "format": _short_text(body["f"], 40),
+            "faction": faction and _short_text(faction, 60),
             "entries": entries,
         }
-    except (ValueError, KeyError, TypeError, zlib.error) as exc:
-        raise DeckCodeError(f"the deck code cannot be read ({exc})") from None
+    except (ValueError, KeyError, TypeError, zlib.error, RecursionError) as exc:
+        if isinstance(exc, DeckCodeError):
+            raise
+        raise DeckCodeError("the deck code cannot be read") from None
+
+
+def _short_text(value: object, limit: int) -> str:
+    if not isinstance(value, str) or not value or len(value) > limit or "\x00" in value:
+        raise DeckCodeError(
+            f"the deck code holds a name that is not text of 1 to {limit} characters"
+        )
+    return value
+
+
+def _code_entry(entry: object) -> tuple[str, int, str]:
+    if not isinstance(entry, list) or len(entry) != 3:
+        raise DeckCodeError("each entry of a deck code is [card id, quantity, zone]")
+    short_id, quantity, zone = entry
+    if isinstance(quantity, bool) or not isinstance(quantity, int):
+        raise DeckCodeError("a quantity in the deck code is not a whole number")
+    if not 1 <= quantity <= MAX_QUANTITY:
+        raise DeckCodeError(
+            f"a quantity in the deck code is {quantity}; it must be 1 to {MAX_QUANTITY}"
+        )
+    return _short_text(short_id, 12), quantity, _short_text(zone, 20)

@@ -15,7 +15,7 @@ from enum import StrEnum
 from typing import Any
 
 from engines.hands import HandRules
-from engines.rules import Format
+from engines.rules import Format, ZoneSize
 
 
 @dataclass(frozen=True)
@@ -190,6 +190,23 @@ class GameEngine:
         type_names = {t.name for t in self.card_types}
         if stray := set(self.face.landscape_types) - type_names:
             raise ValueError(f"{self.slug}: face layout names unknown card types {sorted(stray)}")
+
+    @property
+    def max_deck_cards(self) -> int:
+        """The most cards a deck of this game may hold at all: twice the largest deck any of its
+        formats names (exact, minimum or maximum sizes, summed over zones), and never under
+        100. Past it a deck is refused before it is checked: no format could use it."""
+        largest = 0
+        for fmt in self.formats:
+            sizes: dict[str | None, int] = {}
+            for rule in fmt.rules:
+                if isinstance(rule, ZoneSize):
+                    named = [rule.exactly, rule.minimum, rule.maximum]
+                    size = max((n for n in named if n is not None), default=0)
+                    sizes[rule.zone] = max(sizes.get(rule.zone, 0), size)
+            whole = sizes.pop(None, 0)
+            largest = max(largest, whole, sum(sizes.values()))
+        return max(100, 2 * largest)
 
     def zone_for(self, card_type: str | None, factions: tuple[str, ...]) -> str:
         """The zone a card goes in when a decklist does not say."""

@@ -199,12 +199,22 @@ ENGINE = GameEngine(
 # --- goldfish ------------------------------------------------------------------------------
 
 GOLDFISH_POLICY = (
-    PolicyParam("rounds", 6, "Rounds played: 24 target cards, 4 a round (6 Round Overview)."),
+    PolicyParam(
+        "rounds",
+        6,
+        "Rounds played: 24 target cards, 4 a round (6 Round Overview).",
+        1,
+        6,
+        work=True,
+    ),
     PolicyParam(
         "plays_per_round",
         16,
         "Cards one player places a round; the Deployment Phase "
         "ends when all four rows hold at least four (6.1).",
+        1,
+        33,
+        work=True,
     ),
 )
 HAND = 4

@@ -149,11 +149,13 @@ ENGINE = GameEngine(
 # --- goldfish ------------------------------------------------------------------------------
 
 GOLDFISH_POLICY = (
-    PolicyParam("turns", 5, "Turns in a game (Winning The Game: five turns)."),
+    PolicyParam("turns", 5, "Turns in a game (Winning The Game: five turns).", 1, 5, work=True),
     PolicyParam(
         "battles_per_turn",
         2,
         "Battle cards played a turn, one per battle phase (Turn Order: Battle Phase 1 and 2).",
+        0,
+        2,
     ),
 )
 HAND, BIG_HAND = 4, 6

@@ -163,16 +163,19 @@ ENGINE = GameEngine(
 
 # --- goldfish ------------------------------------------------------------------------------
 
+SUPPLY_DROP, HAND_LIMIT, FORWARD, REAR = 7, 10, 4, 3
 GOLDFISH_POLICY = (
     PolicyParam(
         "mulligan_below_units",
         3,
         "Mulligan the first supply drop when it holds fewer "
         "units than this (Intermediate Rules, Mulligans: once, first drop only).",
+        minimum=0,
+        # Past the drop's size every drop is mulliganed: allowed, to test the mulligan.
+        maximum=SUPPLY_DROP + 1,
     ),
-    PolicyParam("battles", 3, "Battles per game (game overview: 3 battles)."),
+    PolicyParam("battles", 3, "Battles per game (game overview: 3 battles).", 1, 3, work=True),
 )
-SUPPLY_DROP, HAND_LIMIT, FORWARD, REAR = 7, 10, 4, 3
 
 
 def _cq(card: DeckCard) -> int | None:

@@ -213,17 +213,24 @@ GOLDFISH_POLICY = (
         2,
         "Blue per turn from the starting planets (two Ice Planets); "
         "assumed: the rulebook's icons are missing.",
+        0,
+        6,
     ),
-    PolicyParam("income_gold", 2, "Gold per turn: the Rock Planet plus innate income; assumed."),
-    PolicyParam("income_red", 1, "Red per turn from the Lava Planet; assumed."),
-    PolicyParam("tier_cost_gold", 3, "Gold paid to ascend one Tier (§1.7); assumed amount."),
-    PolicyParam("turns", 10, "Turns simulated."),
+    # §1.5: no more than six of each resource can be stored, so no knob goes past six.
+    PolicyParam(
+        "income_gold", 2, "Gold per turn: the Rock Planet plus innate income; assumed.", 0, 6
+    ),
+    PolicyParam("income_red", 1, "Red per turn from the Lava Planet; assumed.", 0, 6),
+    PolicyParam("tier_cost_gold", 3, "Gold paid to ascend one Tier (§1.7); assumed amount.", 0, 6),
+    PolicyParam("turns", 10, "Turns simulated.", 1, 50, work=True),
     PolicyParam("first_player", True, "The first player skips gaining resources on turn 1 (§1.3)."),
     PolicyParam(
         "exchange_above_tier",
         1,
         "In the opening hand, cards needing a Tier above this "
         "go to the bottom of the deck and are redrawn (§1.3 allows any number).",
+        0,
+        10,
     ),
 )
 CAP, TRADE = 6, 3

@@ -127,8 +127,10 @@ GOLDFISH_POLICY = (
         5,
         "Cards of one suit needed to align: 5 normally, 4 or 3 in Speed "
         "Run (Alternate Ways to Play).",
+        3,
+        5,
     ),
-    PolicyParam("max_turns", 40, "Turns simulated before giving up."),
+    PolicyParam("max_turns", 40, "Turns simulated before giving up.", 1, 100, work=True),
 )
 LIMIT = 5
 

@@ -23,25 +23,63 @@ MAX_RUNS = 1_000_000
 
 @dataclass(frozen=True)
 class PolicyParam:
+    """A choice a simulated player makes, with its default and the range it may take.
+
+    `work` marks a knob that multiplies the work of one game (turns, battles, rounds): the
+    runs a request may ask for shrink as it grows, so that runs=1 cannot hide a huge game."""
+
     key: str
     default: Any
     help: str
+    minimum: int | float | None = None
+    maximum: int | float | None = None
+    work: bool = False
+
+    def __post_init__(self) -> None:
+        numeric = isinstance(self.default, int | float) and not isinstance(self.default, bool)
+        if numeric and (self.minimum is None or self.maximum is None):
+            raise ValueError(f"policy {self.key}: a number needs a minimum and a maximum")
 
 
 def resolve_policy(params: Sequence[PolicyParam], given: Mapping[str, Any]) -> dict[str, Any]:
     known = {p.key: p for p in params}
+    if len(given) > len(known):
+        raise InputError("policy", f"at most {len(known)} options; there are {len(given)}")
     for key in given:
         if key not in known:
-            raise InputError(key, f"unknown policy option; options: {', '.join(known) or 'none'}")
+            # Named back only when it is a plain name: a key is the client's text, and may be
+            # anything (an unpaired surrogate cannot even be written out as JSON).
+            plain = isinstance(key, str) and key.isidentifier() and key.isascii() and len(key) < 40
+            raise InputError(
+                key if plain else "policy",
+                f"unknown policy option; options: {', '.join(known) or 'none'}",
+            )
     resolved = {}
     for p in params:
         value = given.get(p.key, p.default)
         if type(value) is not type(p.default) and not (
-            isinstance(p.default, float) and isinstance(value, int)
+            isinstance(p.default, float) and isinstance(value, int) and not isinstance(value, bool)
         ):
-            raise InputError(p.key, f"must be like {p.default!r}, got {value!r}")
+            raise InputError(p.key, f"must be like {p.default!r}")
+        if (
+            p.minimum is not None
+            and p.maximum is not None
+            and not (p.minimum <= value <= p.maximum)
+        ):
+            raise InputError(p.key, f"must be between {p.minimum} and {p.maximum}")
         resolved[p.key] = value
     return resolved
+
+
+def max_runs_for(params: Sequence[PolicyParam], policy: Mapping[str, Any]) -> int:
+    """The most runs this policy may ask for: MAX_RUNS at the defaults, fewer as the knobs
+    that multiply a game's work (turns, battles, rounds) grow past them."""
+    default = scaled = 1.0
+    for p in params:
+        if p.work:
+            default *= p.default
+            scaled *= max(policy.get(p.key, p.default), 1)
+    return max(1, int(MAX_RUNS * default / scaled)) if scaled > default else MAX_RUNS
 
 
 def copies(cards: Iterable[DeckCard], zone: str | None = None) -> list[DeckCard]:

@@ -7,6 +7,11 @@ from math import comb
 
 from engines.errors import InputError
 
+# Exact odds sum products of binomial coefficients; with the deck bounded, the largest is
+# C(1000, 500), about 300 digits: milliseconds, not the minutes (holding the GIL) that a deck of
+# 32,000 took.
+MAX_DECK_SIZE = 1_000
+
 
 def _check(deck_size: int, copies: int, draws: int, at_least: int) -> None:
     for name, value in (
@@ -19,6 +24,8 @@ def _check(deck_size: int, copies: int, draws: int, at_least: int) -> None:
             raise InputError(name, f"must be a whole number, got {value!r}")
         if value < 0:
             raise InputError(name, f"cannot be negative, got {value}")
+    if deck_size > MAX_DECK_SIZE:
+        raise InputError("deck_size", f"at most {MAX_DECK_SIZE:,} cards, got {deck_size:,}")
     if deck_size == 0:
         raise InputError("deck_size", "a deck needs at least one card")
     if copies > deck_size:

@@ -7,14 +7,22 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from engines.odds import at_least, at_least_with_mulligan
+from engines.odds import MAX_DECK_SIZE, at_least, at_least_with_mulligan
 
 
 class OddsRequest(serializers.Serializer):
-    deck_size = serializers.IntegerField(help_text="Cards in the deck.")
-    copies = serializers.IntegerField(help_text="Copies of the cards you want.")
-    draws = serializers.IntegerField(help_text="Cards drawn.")
-    at_least = serializers.IntegerField(help_text="How many of them you need at least.")
+    deck_size = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_DECK_SIZE,
+        help_text=f"Cards in the deck, 1 to {MAX_DECK_SIZE:,}.",
+    )
+    copies = serializers.IntegerField(
+        min_value=0, max_value=MAX_DECK_SIZE, help_text="Copies of the cards you want."
+    )
+    draws = serializers.IntegerField(min_value=0, max_value=MAX_DECK_SIZE, help_text="Cards drawn.")
+    at_least = serializers.IntegerField(
+        min_value=0, max_value=MAX_DECK_SIZE, help_text="How many of them you need at least."
+    )
     mulligan = serializers.BooleanField(default=False, help_text="Allow one mulligan of the hand.")
 
 

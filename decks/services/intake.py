@@ -11,13 +11,24 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from decks.decklist import CODE_PREFIX, DeckCodeError, decode_code, parse_text
+from decks.decklist import (
+    CODE_PREFIX,
+    MAX_CODE_CHARS,
+    MAX_QUANTITY,
+    DeckCodeError,
+    decode_code,
+    parse_text,
+)
 from decks.models import Deck
 from engines.base import GameEngine
 from engines.errors import InputError
 from engines.rules import Problem, Severity
 
-MAX_QUANTITY = 99
+# The limits on a deck as it arrives, in one place (README "Limits"); past any of them the
+# request is refused with a 400 naming the limit before a card is looked up.
+MAX_LINES = 1_000
+MAX_ENTRIES = 500
+__all__ = ["MAX_CODE_CHARS", "MAX_ENTRIES", "MAX_LINES", "MAX_QUANTITY"]
 
 
 @dataclass(frozen=True)
@@ -48,8 +59,28 @@ class Intake:
     faction: str | None = None
 
 
-def intake_cards(cards: Iterable[Mapping[str, Any]]) -> Intake:
+def bounded(intake: Intake, engine: GameEngine, field: str) -> Intake:
+    """The intake, if it is within the deck limits; else InputError naming the limit."""
+    if len(intake.cards) > MAX_ENTRIES:
+        raise InputError(
+            field, f"A deck has at most {MAX_ENTRIES} entries; this one has {len(intake.cards):,}."
+        )
+    total = sum(c.quantity for c in intake.cards)
+    if total > engine.max_deck_cards:
+        raise InputError(
+            field,
+            f"A {engine.name} deck has at most {engine.max_deck_cards} cards; "
+            f"this one has {total:,}.",
+        )
+    return intake
+
+
+def intake_cards(cards: Iterable[Mapping[str, Any]], engine: GameEngine) -> Intake:
     """A posted list: each item has a quantity and a card's `name` or short `id`."""
+    return bounded(_listed(cards), engine, "cards")
+
+
+def _listed(cards: Iterable[Mapping[str, Any]]) -> Intake:
     return Intake(
         tuple(
             RequestedCard(
@@ -64,8 +95,13 @@ def intake_cards(cards: Iterable[Mapping[str, Any]]) -> Intake:
 
 
 def intake_text(text: str, engine: GameEngine) -> Intake:
+    count = text.count("\n") + 1
+    if count > MAX_LINES:
+        raise InputError(
+            "text", f"A decklist has at most {MAX_LINES:,} lines; this one has {count:,}."
+        )
     lines, unreadable = parse_text(text, engine)
-    return Intake(
+    intake = Intake(
         tuple(
             RequestedCard(x.quantity, x.name, None, x.zone, x.set_code, x.number, x.line)
             for x in lines
@@ -75,9 +111,11 @@ def intake_text(text: str, engine: GameEngine) -> Intake:
             for p in unreadable
         ),
     )
+    return bounded(intake, engine, "text")
 
 
-def intake_code(code: str, *, game_slug: str) -> Intake:
+def intake_code(code: str, engine: GameEngine) -> Intake:
+    game_slug = engine.slug
     try:
         decoded = decode_code(code.strip())
     except DeckCodeError as exc:
@@ -85,17 +123,18 @@ def intake_code(code: str, *, game_slug: str) -> Intake:
     if decoded["game"] != game_slug:
         raise InputError("code", f"The code is for {decoded['game']}, not {game_slug}.")
     entries: Any = decoded["entries"]
-    return Intake(
+    intake = Intake(
         tuple(RequestedCard(q, None, s, z) for s, q, z in entries),
         format=str(decoded["format"]),
         faction=str(decoded["faction"]) if decoded["faction"] else None,
     )
+    return bounded(intake, engine, "code")
 
 
 def intake_pasted(pasted: str, engine: GameEngine) -> Intake:
     """A paste box that takes either a deck code or decklist text."""
     if pasted.strip().startswith(CODE_PREFIX + "."):
-        return intake_code(pasted, game_slug=engine.slug)
+        return intake_code(pasted, engine)
     return intake_text(pasted, engine)
 
 
@@ -103,10 +142,10 @@ def intake_posted(data: Mapping[str, Any]) -> Intake:
     """A validated API body holding `cards`, `text` or `code` (and its `game`)."""
     engine = data["game"].engine
     if data.get("code"):
-        return intake_code(data["code"], game_slug=engine.slug)
+        return intake_code(data["code"], engine)
     if "text" in data:
         return intake_text(data["text"], engine)
-    return intake_cards(data.get("cards", ()))
+    return intake_cards(data.get("cards", ()), engine)
 
 
 def intake_deck(deck: Deck) -> Intake:

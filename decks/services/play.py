@@ -10,7 +10,7 @@ from typing import Any
 from decks.services.resolve import ResolvedDeck
 from engines.base import GameEngine, HandOdds
 from engines.errors import InputError
-from engines.goldfish import MAX_RUNS, resolve_policy
+from engines.goldfish import MAX_RUNS, max_runs_for, resolve_policy
 from engines.hands import HandRules, HandState, StepKind, deal, parse_steps
 
 
@@ -85,9 +85,15 @@ def goldfish_check(
     if engine.goldfish is None:
         raise InputError("game", f"{engine.name} has no goldfish procedure")
     try:
-        resolve_policy(engine.goldfish_policy, policy)
+        resolved = resolve_policy(engine.goldfish_policy, policy)
     except InputError as exc:
-        raise InputError(f"policy.{exc.field}", exc.message) from None
+        field = exc.field if exc.field == "policy" else f"policy.{exc.field}"
+        raise InputError(field, exc.message) from None
+    most = max_runs_for(engine.goldfish_policy, resolved)
+    if runs > most:
+        raise InputError(
+            "runs", f"at most {most:,} runs with this policy (fewer as its game grows longer)"
+        )
     return engine.goldfish
 
 
@@ -108,5 +114,6 @@ def goldfish_run(
             list(resolved.deck_cards), runs=runs, seed=seed, policy=policy, progress=progress
         )
     except InputError as exc:
-        raise InputError(f"policy.{exc.field}", exc.message) from None
+        field = exc.field if exc.field == "policy" else f"policy.{exc.field}"
+        raise InputError(field, exc.message) from None
     return {"game": engine.slug, "runs": runs, "seed": seed, **result}

@@ -18,6 +18,9 @@ from decks.services.snapshot import FactionRef, GameSnapshot, SnapCard, game_sna
 from engines.errors import InputError
 from engines.rules import DeckCard, Problem, Severity, infer_faction
 
+# "Did you mean" is a fuzzy search per name: only this many distinct unknown names get one.
+MAX_SUGGESTED = 20
+
 # Problems that stop a deck being saved or used: the cards themselves cannot be known.
 UNSAVABLE = frozenset({"unknown_card", "wrong_game", "unreadable_line", "unknown_zone"})
 
@@ -142,10 +145,23 @@ def _missed(snap: GameSnapshot, misses: list[RequestedCard]) -> list[Problem]:
         )
         for search_name, game_name in rows:
             elsewhere.setdefault(search_name, game_name)
-    return [_unknown(snap, r, elsewhere) for r in misses]
+    # One fuzzy search per distinct name, in the order the names first appear.
+    unknown = dict.fromkeys(
+        r.name for r in misses if r.name and not r.short_id and fold(r.name) not in elsewhere
+    )
+    suggested = {
+        fold(name): tuple(names.suggestions(name, game=snap.slug))
+        for name in list(unknown)[:MAX_SUGGESTED]
+    }
+    return [_unknown(snap, r, elsewhere, suggested.get(fold(r.name or ""), ())) for r in misses]
 
 
-def _unknown(snap: GameSnapshot, request: RequestedCard, elsewhere: dict[str, str]) -> Problem:
+def _unknown(
+    snap: GameSnapshot,
+    request: RequestedCard,
+    elsewhere: dict[str, str],
+    suggestions: tuple[str, ...],
+) -> Problem:
     key = request.short_id or fold(request.name or "")
     if key in elsewhere:
         what = request.name or request.short_id or ""
@@ -159,7 +175,6 @@ def _unknown(snap: GameSnapshot, request: RequestedCard, elsewhere: dict[str, st
         return _error(
             "unknown_card", f"No card has the id {request.label}.", request, request.short_id or ""
         )
-    suggestions = tuple(names.suggestions(request.name or "", game=snap.slug))
     hint = f"; did you mean {' or '.join(suggestions[:3])}?" if suggestions else "."
     return Problem(
         "unknown_card",
