@@ -2,7 +2,9 @@
 
 from collections.abc import Callable
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+
+from cardsite.api.parsers import BAD_TEXT, bad_text_message
 
 
 class NulInPathIsNotFound:
@@ -17,3 +19,30 @@ class NulInPathIsNotFound:
         if "\x00" in request.path:
             raise Http404("No page at a path with a NUL character.")
         return self.get_response(request)
+
+
+class TextHygiene:
+    """A query string or form holding a NUL character is refused with a 400 before any view
+    runs: PostgreSQL cannot store or even compare such text (a 500 there, a quiet no-match on
+    SQLite), so no view should see it. API bodies are checked by the API's parsers."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        fields = [request.GET]
+        forms = ("application/x-www-form-urlencoded", "multipart/form-data")
+        if not request.path.startswith("/api/") and request.content_type in forms:
+            fields.append(request.POST)
+        for data in fields:
+            for key, values in data.lists():
+                if BAD_TEXT.search(key) or any(BAD_TEXT.search(v) for v in values):
+                    return _refused(request, key)
+        return self.get_response(request)
+
+
+def _refused(request: HttpRequest, key: str) -> HttpResponse:
+    message = bad_text_message()
+    if request.path.startswith("/api/"):
+        return JsonResponse({"code": "invalid", "detail": message}, status=400)
+    return HttpResponse(message, status=400, content_type="text/plain; charset=utf-8")

@@ -10,6 +10,15 @@ from rest_framework.views import APIView
 from engines.odds import MAX_DECK_SIZE, at_least, at_least_with_mulligan
 
 
+class StrictBooleanField(serializers.BooleanField):
+    """JSON's true or false only: the schema says boolean, so "yes", 1 or "0" is a 400."""
+
+    def to_internal_value(self, data: object) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
+
+
 class OddsRequest(serializers.Serializer):
     deck_size = serializers.IntegerField(
         min_value=1,
@@ -23,7 +32,7 @@ class OddsRequest(serializers.Serializer):
     at_least = serializers.IntegerField(
         min_value=0, max_value=MAX_DECK_SIZE, help_text="How many of them you need at least."
     )
-    mulligan = serializers.BooleanField(default=False, help_text="Allow one mulligan of the hand.")
+    mulligan = StrictBooleanField(default=False, help_text="Allow one mulligan of the hand.")
 
 
 OddsResponse = inline_serializer(

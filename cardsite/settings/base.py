@@ -53,6 +53,7 @@ MIDDLEWARE = [
     # Static files straight from the app process, compressed and cached (whitenoise).
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "cardsite.middleware.NulInPathIsNotFound",
+    "cardsite.middleware.TextHygiene",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -145,6 +146,11 @@ JOB_GOLDFISH_RUNS = env.int("JOB_GOLDFISH_RUNS", default=100_000)
 REST_FRAMEWORK = {
     # `format` is a deck format here (?format=constructed), not a renderer choice.
     "URL_FORMAT_OVERRIDE": None,
+    # The API reads JSON, within bounds: nesting depth, no NUL or unpaired surrogate
+    # (cardsite/api/parsers.py). Form bodies carry only strings, so a schema's integers and
+    # booleans could not be held to their types; they are a 415.
+    "DEFAULT_PARSER_CLASSES": ["cardsite.api.parsers.BoundedJSONParser"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     # Token first: a bad token then gets 401 with WWW-Authenticate, not a bare 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
