@@ -170,7 +170,9 @@ class FormatSerializer(serializers.Serializer):
 
 class DeckWriteSerializer(DeckInputSerializer):
     name = serializers.CharField(max_length=120)
-    description = serializers.CharField(required=False, allow_blank=True, default="")
+    description = serializers.CharField(
+        required=False, allow_blank=True, default="", max_length=5_000
+    )
     visibility = serializers.ChoiceField(
         choices=["private", "unlisted", "public"], default="private"
     )
@@ -197,7 +199,7 @@ class DeckWriteSerializer(DeckInputSerializer):
 
 class DeckPatchSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120, required=False)
-    description = serializers.CharField(required=False, allow_blank=True)
+    description = serializers.CharField(required=False, allow_blank=True, max_length=5_000)
     visibility = serializers.ChoiceField(choices=["private", "unlisted", "public"], required=False)
     format = serializers.CharField(max_length=40, required=False)
     faction = serializers.CharField(required=False, allow_null=True, max_length=60)

@@ -21,6 +21,7 @@ from decks.services.validate import format_for
 from engines.errors import InputError
 
 NAME_MAX = 120
+DESCRIPTION_MAX = 5_000
 NO_CARDS = Intake()
 EDITABLE = ("name", "description", "visibility", "format", "faction")
 
@@ -40,6 +41,14 @@ def _name(value: str) -> str:
     if len(name) > NAME_MAX:
         raise InputError("name", f"A deck's name is at most {NAME_MAX} characters.")
     return name
+
+
+def _description(value: str) -> str:
+    if len(value) > DESCRIPTION_MAX:
+        raise InputError(
+            "description", f"A deck's description is at most {DESCRIPTION_MAX:,} characters."
+        )
+    return value
 
 
 def _visibility(value: str) -> str:
@@ -69,14 +78,17 @@ def deck_create(
     forked_from: Deck | None = None,
 ) -> Deck:
     format_for(game.engine, format_slug)
-    fields = {"name": _name(name), "visibility": _visibility(visibility)}
+    fields = {
+        "name": _name(name),
+        "visibility": _visibility(visibility),
+        "description": _description(description),
+    }
     resolved = resolve(game=game.slug, intake=intake, faction=faction).known()
     with transaction.atomic():
         deck = Deck.objects.create(
             owner=owner,
             game=game,
             format=format_slug,
-            description=description,
             faction_id=resolved.faction.pk if resolved.faction else None,
             forked_from=forked_from,
             **fields,
@@ -107,7 +119,7 @@ def deck_update(
     if "visibility" in changes:
         fields["visibility"] = _visibility(changes["visibility"])
     if "description" in changes:
-        fields["description"] = changes["description"]
+        fields["description"] = _description(changes["description"])
     faction = changes.get("faction", deck.faction.name if deck.faction else None)
     cards = intake if intake is not None else intake_deck(deck)
     resolved = resolve(game=deck.game.slug, intake=cards, faction=faction).known()

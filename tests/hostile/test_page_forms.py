@@ -38,3 +38,16 @@ def test_a_nul_character_in_a_page_query_string_or_form_is_a_400(client, player)
     client.force_login(player)
     response = client.post("/decks/new/", {"game_format": "x", "name": "a\x00"})
     assert response.status_code == 400 and "NUL" in response.content.decode()
+
+
+def test_a_description_past_its_limit_is_refused_on_the_page_and_changes_nothing(client, player):
+    deck = deck_create(
+        owner=player,
+        game=Game.objects.get(slug="conquest-of-orion"),
+        format_slug="constructed",
+        name="D",
+    )
+    client.force_login(player)
+    client.post(f"/decks/{deck.share_key}/edit/settings/", {"description": "x" * 5001})
+    deck.refresh_from_db()
+    assert deck.description == "" and deck.version == 1
