@@ -9,9 +9,17 @@ from typing import Any, TypedDict
 
 from django.conf import settings
 
+from cardsite.catalogue.art import print_art
 from cardsite.catalogue.models import Card
 from decks.models import Deck
-from decks.proxies import ProxyCard, Sheet, SheetOptions, expand, render_sheet
+from decks.proxies import (
+    ProxyCard,
+    Sheet,
+    SheetOptions,
+    check_sheet_size,
+    expand,
+    render_sheet,
+)
 
 
 def proxy_card(card: Card) -> ProxyCard:
@@ -35,7 +43,8 @@ def proxy_card(card: Card) -> ProxyCard:
         short_url=settings.SITE_URL + card.get_short_url(),
         set_line=f"{card.card_set.code} · No. {card.number}",
         sample=card.is_sample,
-        art=Path(card.art.path) if card.art else None,
+        # The small copy: decoding a full-size upload for every sheet would cost far more.
+        art=print_art(Path(card.art.path)) if card.art else None,
     )
 
 
@@ -58,31 +67,42 @@ class SheetOrder(TypedDict):
 
 
 def deck_order(deck: Deck, options: SheetOptions) -> SheetOrder:
+    """What printing the deck takes. Raises InputError("cards", ...) for a sheet too large."""
     entries = deck.entries.order_by("zone", "card__name").values_list("card_id", "quantity")
-    return {
-        "title": deck.name,
-        "game": deck.game.name,
-        "url": settings.SITE_URL + deck.get_absolute_url(),
-        "entries": [(card, quantity) for card, quantity in entries],
-        "options": asdict(options),
-    }
+    return _checked(
+        {
+            "title": deck.name,
+            "game": deck.game.name,
+            "url": settings.SITE_URL + deck.get_absolute_url(),
+            "entries": [(card, quantity) for card, quantity in entries],
+            "options": asdict(options),
+        }
+    )
 
 
 def list_order(
     title: str, game_name: str, entries: list[tuple[int, int]], options: SheetOptions
 ) -> SheetOrder:
-    """A sheet of (card pk, copies)."""
-    return {
-        "title": title,
-        "game": game_name,
-        "url": settings.SITE_URL + "/",
-        "entries": list(entries),
-        "options": asdict(options),
-    }
+    """A sheet of (card pk, copies). Raises InputError("cards", ...) for a sheet too large."""
+    return _checked(
+        {
+            "title": title,
+            "game": game_name,
+            "url": settings.SITE_URL + "/",
+            "entries": list(entries),
+            "options": asdict(options),
+        }
+    )
 
 
 def order_cards(order: SheetOrder) -> int:
     return sum(quantity for _, quantity in order["entries"])
+
+
+def _checked(order: SheetOrder) -> SheetOrder:
+    # Every sheet, inline or a job, starts as an order: refused here, nothing is queued.
+    check_sheet_size(order_cards(order))
+    return order
 
 
 def order_sheet(order: SheetOrder) -> Sheet:

@@ -30,6 +30,9 @@ SIZES = {"63x88": (63.0, 88.0), "2.5x3.5": (63.5, 88.9)}
 COLUMNS = ROWS = 3
 CROP_OFFSET, CROP_LENGTH = 1.0, 3.0  # mm: marks start this far outside the grid
 MAX_BLEED, MAX_GAP = 3.0, 10.0
+# Cards in one sheet, counting every copy: 67 pages, a few seconds of drawing. A playset of
+# the largest deck any game allows is far smaller; more is a 400 before anything is drawn.
+MAX_SHEET_CARDS = 600
 FONT_DIR = Path(__file__).resolve().parent.parent / "cardsite" / "static" / "fonts"
 _FONTS = {
     "Sans": "DejaVuSans.ttf",
@@ -394,6 +397,15 @@ def _calibration(c: Canvas, lay: Layout) -> None:
             c.setFont("Sans", 7)
             c.drawCentredString(x0 + mm * MM, y - 4 * MM, str(mm))
     c.drawString(x0 + 52 * MM, y, "50 mm")
+
+
+def check_sheet_size(cards: int) -> None:
+    """Raise InputError("cards", ...) for a sheet of more cards than MAX_SHEET_CARDS."""
+    if cards > MAX_SHEET_CARDS:
+        raise InputError(
+            "cards",
+            f"a proxy sheet may hold at most {MAX_SHEET_CARDS} cards; this one has {cards:,}",
+        )
 
 
 def pages_for(cards: int) -> int:

@@ -34,6 +34,13 @@ def slugify(value: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", ascii_value.lower()).strip("-")
 
 
+# The whole numbers a stat may hold: a 32-bit integer, PostgreSQL's `integer`, which searches
+# cast stats to for ordering. SQLite would store more, so a wider stat would be kept by one
+# database and refused by the other.
+STAT_MIN = -(2**31)
+STAT_MAX = 2**31 - 1
+
+
 class StatKind(StrEnum):
     INTEGER = "integer"
     CHOICE = "choice"
@@ -58,6 +65,8 @@ class StatField:
             # bool is an int subclass in Python; a stat of `true` is a data error.
             if isinstance(value, bool) or not isinstance(value, int):
                 return f"expected a whole number, got {value!r}"
+            if not STAT_MIN <= value <= STAT_MAX:
+                return f"must be between {STAT_MIN:,} and {STAT_MAX:,}, got {value}"
             if self.minimum is not None and value < self.minimum:
                 return f"must be at least {self.minimum}, got {value}"
             if self.maximum is not None and value > self.maximum:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,6 +38,14 @@ CSV_LEADING_COLUMNS = (
 CSV_TRAILING_COLUMNS = ("source", "notes", "inferred", "short_id", "rulings", "errata")
 CSV_LIST_COLUMNS = frozenset({"subtypes", "factions", "keywords", "inferred"})
 CSV_JSON_COLUMNS = frozenset({"rulings", "errata"})
+
+# A spreadsheet runs a cell starting with one of these as a formula (OWASP, "CSV Injection").
+# Export puts an apostrophe before such a text cell, which spreadsheets show as plain text,
+# and import takes one away again. A cell already starting with apostrophes before one of
+# them gains one more, so that import restores every value exactly. Stat cells are left as
+# they are: a stat is a whole number or one of its game's words, and "-2" is a number.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_QUOTED_FORMULA = re.compile("'*[" + re.escape("".join(FORMULA_STARTS)) + "]")
 
 
 @dataclass(frozen=True)
@@ -177,6 +186,16 @@ def read_json_list(text: str) -> list[Record]:
     return records
 
 
+def neutralise_formula(cell: str) -> str:
+    """The cell as export writes it: text a spreadsheet would run as a formula, quoted."""
+    return "'" + cell if _QUOTED_FORMULA.match(cell) else cell
+
+
+def restore_formula(cell: str) -> str:
+    """The cell as it was before neutralise_formula."""
+    return cell[1:] if cell.startswith("'") and _QUOTED_FORMULA.match(cell, 1) else cell
+
+
 def _split_list(cell: str) -> list[str]:
     return [part.strip() for part in cell.split(LIST_SEPARATOR) if part.strip()]
 
@@ -219,14 +238,14 @@ def read_csv(text: str, stat_fields: Iterable[StatField]) -> Document:
                 if cell.strip():
                     record["stats"][column] = stat_by_key[column].coerce(cell)
             elif column in CSV_LIST_COLUMNS:
-                record[column] = _split_list(cell)
+                record[column] = _split_list(restore_formula(cell))
             elif column in CSV_JSON_COLUMNS:
                 try:
                     record[column] = json.loads(cell) if cell.strip() else []
                 except json.JSONDecodeError as exc:
                     problems.append(Problem(start, column, f"not valid JSON: {exc.msg}"))
             else:
-                record[column] = cell
+                record[column] = restore_formula(cell)
         doc.sections["cards"].append(Record(start, record))
     if problems:
         raise DocumentError(problems)
@@ -250,13 +269,14 @@ def write_csv(cards: Iterable[Mapping[str, Any]], stat_keys: Iterable[str]) -> s
                 value = card.get("stats", {}).get(column)
                 row[column] = "" if value is None else str(value)
             elif column in CSV_LIST_COLUMNS:
-                row[column] = f"{LIST_SEPARATOR} ".join(card.get(column) or [])
+                cell = f"{LIST_SEPARATOR} ".join(card.get(column) or [])
+                row[column] = neutralise_formula(cell)
             elif column in CSV_JSON_COLUMNS:
                 entries = card.get(column) or []
                 row[column] = json.dumps(entries, ensure_ascii=False) if entries else ""
             else:
                 value = card.get(column)
-                row[column] = "" if value is None else str(value)
+                row[column] = neutralise_formula("" if value is None else str(value))
         writer.writerow(row)
     return out.getvalue()
 

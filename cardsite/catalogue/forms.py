@@ -1,8 +1,26 @@
 from typing import Any
 
 from django import forms
+from django.core.exceptions import ValidationError
 
+from cardsite.api.errors import as_form_error
+from cardsite.catalogue.art import ART_LIMITS, check_art
 from cardsite.catalogue.models import Card
+from engines.errors import InputError
+
+
+class ArtField(forms.ImageField):
+    """An image upload refused, by its header alone, when it is larger than card art may be.
+
+    Checked before ImageField's own reading of the file, which would decode it to verify it."""
+
+    def to_python(self, data: Any) -> Any:
+        if data not in self.empty_values and hasattr(data, "read"):
+            try:
+                check_art(data)
+            except InputError as exc:
+                raise ValidationError(as_form_error(exc), code="art_too_large") from None
+        return super().to_python(data)
 
 
 class CardAdminForm(forms.ModelForm):
@@ -29,8 +47,10 @@ class CardAdminForm(forms.ModelForm):
             "notes",
             "inferred",
         ]
+        field_classes = {"art": ArtField}
         help_texts = {
-            "stats": 'A JSON object, e.g. {"cq": 3}. Leave out a stat the source does not give.'
+            "stats": 'A JSON object, e.g. {"cq": 3}. Leave out a stat the source does not give.',
+            "art": ART_LIMITS.capitalize() + ".",
         }
 
     def clean(self) -> dict[str, Any]:

@@ -9,13 +9,19 @@ from __future__ import annotations
 import re
 
 from django.core.exceptions import ValidationError
-from django.core.validators import RegexValidator
+from django.core.validators import MaxValueValidator, RegexValidator
 from django.db import models
 from django.urls import reverse
 
 from cardsite.catalogue.search.text import fold
 from engines import ENGINES, get_engine
 from engines.base import GameEngine, StatField
+
+# The largest values the integer columns hold on every database: number_sort is PostgreSQL's
+# `integer` and a rarity's order its `smallint` (SQLite stores 64 bits in both, so without
+# these a value would be kept by one database and refused by the other).
+MAX_COLLECTOR_NUMBER = 2**31 - 1
+MAX_RARITY_ORDER = 2**15 - 1
 
 
 class GameManager(models.Manager["Game"]):
@@ -158,7 +164,11 @@ class Rarity(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rarities")
     name = models.CharField(max_length=30)
     slug = models.SlugField(max_length=30)
-    order = models.PositiveSmallIntegerField(help_text="Higher is rarer; searches compare on it.")
+    order = models.PositiveSmallIntegerField(
+        help_text="Higher is rarer; searches compare on it.",
+        # Stated, not left to the backend: SQLite would accept far more than PostgreSQL.
+        validators=[MaxValueValidator(MAX_RARITY_ORDER)],
+    )
     source = models.TextField(blank=True)
 
     class Meta:
@@ -226,9 +236,21 @@ def search_columns(name: str, rules_text: str) -> tuple[str, str]:
 
 
 def number_sort_key(number: str) -> int:
-    """Leading digits of a collector number, so that 2 sorts before 10."""
+    """Leading digits of a collector number, so that 2 sorts before 10; capped at what the
+    column holds, so no write can fail on it (checks refuse larger ones by name first)."""
     match = re.match(r"\d+", number)
-    return int(match.group()) if match else 0
+    return min(int(match.group()), MAX_COLLECTOR_NUMBER) if match else 0
+
+
+def collector_number_problem(number: str) -> str:
+    """Why `number` cannot be stored as a collector number, or ""."""
+    match = re.match(r"\d+", number)
+    if match and int(match.group()) > MAX_COLLECTOR_NUMBER:
+        return (
+            f"the number part of a collector number may be at most {MAX_COLLECTOR_NUMBER:,}, "
+            f"got {match.group()}"
+        )
+    return ""
 
 
 # What a card's `inferred` list may name: its fields as catalogue documents name them, and
@@ -403,6 +425,8 @@ class Card(models.Model):
         if self.inferred is None:
             # An emptied admin field arrives as None; "nothing inferred" is the empty list.
             self.inferred = []
+        if number_problem := collector_number_problem(self.number or ""):
+            errors["number"] = number_problem
         if self.game_id is not None:
             if self.card_set_id and self.card_set.game_id != self.game_id:
                 errors["card_set"] = "The set belongs to another game."

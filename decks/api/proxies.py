@@ -18,9 +18,14 @@ from decks.api.responses import JOB_ACCEPTED, content_error
 from decks.api.serializers import DeckErrorSerializer, DeckInputSerializer, JobSerializer
 from decks.jobs import proxies_job
 from decks.printing import SheetOrder, deck_order, list_order, print_order
-from decks.proxies import parse_options
+from decks.proxies import MAX_SHEET_CARDS, parse_options
 from decks.selectors import deck_for_reader
 from decks.services import DeckContentError, intake_posted, resolve
+
+SHEET_LIMIT = (
+    f"At most {MAX_SHEET_CARDS} cards a sheet, counting every copy; a larger one is a 400 "
+    "naming the limit (`errors.cards`), and nothing is drawn or queued."
+)
 
 
 class DeckProxiesView(APIView):
@@ -35,6 +40,7 @@ class DeckProxiesView(APIView):
 
     @extend_schema(
         summary="Printable proxies of a deck you can read, as a PDF",
+        description=SHEET_LIMIT,
         parameters=[
             OpenApiParameter("paper", str, enum=["a4", "letter"]),
             OpenApiParameter("size", str, enum=["63x88", "2.5x3.5"]),
@@ -77,6 +83,7 @@ class ListProxiesView(APIView):
 
     @extend_schema(
         summary="Printable proxies of any list of cards, as a PDF",
+        description=SHEET_LIMIT,
         request=DeckInputSerializer,
         parameters=[
             OpenApiParameter("paper", str, enum=["a4", "letter"]),

@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
+from cardsite.api.errors import as_form_error
 from decks.exports import deck_code
 from decks.jobs import proxies_job
 from decks.printing import deck_order, print_order
@@ -63,13 +64,18 @@ def public_decks(request: HttpRequest) -> HttpResponse:
 
 
 def deck_proxies(request: HttpRequest, deck_id: str) -> HttpResponse:
-    """The deck as a printable PDF of proxies; a bad option is a 400 naming it."""
+    """The deck as a printable PDF of proxies; a bad option, or a deck too large to print
+    on one sheet, is a 400 naming it."""
     deck = readable_or_404(request, deck_id)
     try:
         options = parse_options(request.GET)
+        order = deck_order(deck, options)
     except InputError as exc:
-        return HttpResponse(f"Bad option {exc}\n", status=400, content_type="text/plain")
-    order = deck_order(deck, options)
+        return HttpResponse(
+            f"Cannot print: {exc.field}: {as_form_error(exc)}\n",
+            status=400,
+            content_type="text/plain",
+        )
     if job := proxies_job(order=order, owner=request.user):
         return redirect(job)
     response = HttpResponse(print_order(order), content_type="application/pdf")

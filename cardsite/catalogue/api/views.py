@@ -31,6 +31,16 @@ from cardsite.catalogue.api.serializers import (
 )
 from cardsite.catalogue.models import Card, CardSet, Game
 from cardsite.catalogue.search import names
+from cardsite.catalogue.search.limits import (
+    MAX_FUZZY_CHARS,
+    MAX_FUZZY_WORDS,
+    MAX_NAME_CHARS,
+    MAX_QUERY_DEPTH,
+    MAX_QUERY_LENGTH,
+    MAX_QUERY_TERMS,
+    QUERY_NUMBER_MAX,
+    QUERY_NUMBER_MIN,
+)
 from cardsite.catalogue.search.query import QuerySyntaxError
 
 
@@ -97,7 +107,11 @@ def _filters_key(request: Request) -> str:
                 "q",
                 str,
                 description="A query in the search language (see /syntax). "
-                "Terms that cannot apply are ignored and listed in `warnings`.",
+                "Terms that cannot apply are ignored and listed in `warnings`. "
+                f"At most {MAX_QUERY_LENGTH:,} characters, {MAX_QUERY_TERMS} terms and "
+                f"{MAX_NAME_CHARS} characters of name words, nested at most {MAX_QUERY_DEPTH} "
+                f"deep; numbers between {QUERY_NUMBER_MIN:,} and {QUERY_NUMBER_MAX:,}. "
+                "Beyond a limit the answer is a 400 (code=invalid_query) naming it.",
             ),
             OpenApiParameter("page_size", int, description="Cards per page, at most 200."),
         ],
@@ -170,7 +184,12 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
         summary="One card by name: exactly, or forgiving typos and punctuation",
         parameters=[
             OpenApiParameter("game", str, description="Game slug; all games when absent."),
-            OpenApiParameter("fuzzy", str, description="A name, typos and all."),
+            OpenApiParameter(
+                "fuzzy",
+                str,
+                description=f"A name, typos and all: at most {MAX_FUZZY_WORDS} words and "
+                f"{MAX_FUZZY_CHARS} characters (more is a 400 naming the limit).",
+            ),
             OpenApiParameter("exact", str, description="The exact name (case and accents aside)."),
         ],
         responses={200: CardSerializer, 404: NameMissSerializer},

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from PIL import Image, ImageOps
 
+from cardsite.catalogue.art import art_size_problem
 from cardsite.catalogue.faces.data import _version, face_data
 from cardsite.catalogue.faces.drawing import _Face
 from engines import get_engine
@@ -62,6 +63,8 @@ def _load_art(card: Card) -> Image.Image | None:
     try:
         with card.art.open("rb") as handle:
             art = Image.open(handle)
+            if art_size_problem(*art.size):
+                return None  # stored before the limits existed: never decoded
             art.load()
     except (OSError, ValueError, Image.DecompressionBombError):
         # A missing or broken upload should cost the card its picture, not its face.

@@ -1,7 +1,8 @@
 """Turns a parsed query into a Django filter, warnings and an order, as Scryfall-style search does.
 
 Terms that cannot apply (an unknown key, `is:nonsense`, `cq>=lots`) are dropped with a warning
-rather than failing the search; only text that cannot be parsed at all is an error (query.py).
+rather than failing the search. Text that cannot be parsed at all is an error (query.py), and
+so is a query beyond the bounds in limits.py, or a number no stat can hold.
 """
 
 from __future__ import annotations
@@ -24,15 +25,28 @@ from cardsite.catalogue.models import (
     Subtype,
 )
 from cardsite.catalogue.search import backends
-from cardsite.catalogue.search.query import And, Node, Not, Or, QuerySyntaxError, Term, parse
+from cardsite.catalogue.search.limits import (
+    MAX_NAME_CHARS,
+    MAX_QUERY_DEPTH,
+    MAX_QUERY_LENGTH,
+    MAX_QUERY_TERMS,
+    QUERY_NUMBER_MAX,
+    QUERY_NUMBER_MIN,
+)
+from cardsite.catalogue.search.query import (
+    And,
+    Node,
+    Not,
+    Or,
+    QuerySyntaxError,
+    Term,
+    parse,
+    terms,
+)
 from cardsite.catalogue.search.text import fold
 from engines import ENGINES
 from engines.base import StatField, StatKind, slugify
 
-# Bounds that keep a hostile query from costing more than a reasonable one: the compiler
-# recurses over the tree, and every term becomes SQL.
-MAX_LENGTH = 1000
-MAX_DEPTH = 32
 COMPARISONS = {"=": "exact", ":": "exact", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
 # The default order, and the tie-breaker after any other: total (id is unique), so pages
 # never overlap; an index on (name, id) serves it.
@@ -272,6 +286,13 @@ class _Compiler:
         except ValueError:
             self.warn(term, f"{spec.key} needs a whole number")
             return None
+        if not QUERY_NUMBER_MIN <= number <= QUERY_NUMBER_MAX:
+            # Refused, not dropped: ignoring `cq>=99999999999` would list every card.
+            raise QuerySyntaxError(
+                f"“{term.key}{term.op}{term.value}”: a number in a query must be between "
+                f"{QUERY_NUMBER_MIN:,} and {QUERY_NUMBER_MAX:,}",
+                term.position,
+            )
         if term.op == "!=":
             return Q(stats__has_key=spec.key) & ~Q(**{path: number})
         return Q(**{f"{path}__{COMPARISONS[term.op]}": number})
@@ -316,19 +337,48 @@ def _top_level_terms(node: Node | None) -> list[Term]:
     return []
 
 
-def _check_size(text: str, tree: Node | None) -> None:
-    """Refuse queries too long or too deeply nested to compile, walking without recursion."""
-    if len(text) > MAX_LENGTH:
-        raise QuerySyntaxError(f"a query may be at most {MAX_LENGTH} characters", MAX_LENGTH)
+def _check_length(text: str) -> None:
+    if len(text) > MAX_QUERY_LENGTH:
+        raise QuerySyntaxError(
+            f"a query may be at most {MAX_QUERY_LENGTH} characters", MAX_QUERY_LENGTH
+        )
+
+
+def _is_name(term: Term) -> bool:
+    return term.key in (None, "name", "n")
+
+
+def _check_size(tree: Node | None) -> None:
+    """Refuse trees too deep, with too many terms or too many name characters to be cheap,
+    walking without recursion; each refusal points at the term that went over."""
     stack = [(tree, 1)] if tree is not None else []
     while stack:
         node, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            raise QuerySyntaxError(f"the query nests deeper than {MAX_DEPTH} levels", node.position)
+        if depth > MAX_QUERY_DEPTH:
+            raise QuerySyntaxError(
+                f"the query nests deeper than {MAX_QUERY_DEPTH} levels", node.position
+            )
         if isinstance(node, Not):
             stack.append((node.child, depth + 1))
         elif isinstance(node, And | Or):
             stack.extend((child, depth + 1) for child in node.children)
+    found = terms(tree)
+    if len(found) > MAX_QUERY_TERMS:
+        raise QuerySyntaxError(
+            f"a query may have at most {MAX_QUERY_TERMS} terms; this one has {len(found)}",
+            found[MAX_QUERY_TERMS].position,
+        )
+    name_chars, over_at = 0, None
+    for term in filter(_is_name, found):
+        name_chars += sum(len(word) for word in fold(term.value).split())
+        if over_at is None and name_chars > MAX_NAME_CHARS:
+            over_at = term.position
+    if over_at is not None:
+        raise QuerySyntaxError(
+            f"name words may add up to at most {MAX_NAME_CHARS} characters; "
+            f"this query has {name_chars}",
+            over_at,
+        )
 
 
 def compile_query(text: str, *, games: Iterable[Game], scoped: bool = True) -> CompiledQuery:
@@ -337,8 +387,9 @@ def compile_query(text: str, *, games: Iterable[Game], scoped: bool = True) -> C
     Raises QuerySyntaxError if it cannot parse.
     """
     games = list(games)
+    _check_length(text)
     tree = parse(text)
-    _check_size(text, tree)
+    _check_size(tree)
     compiler = _Compiler(games)
     q = compiler.node(tree) if tree is not None else None
     order = compiler.order(_top_level_terms(tree))

@@ -14,8 +14,10 @@ from rapidfuzz import fuzz, process
 
 from cardsite.catalogue.models import Card
 from cardsite.catalogue.search.backends import name_contains_q
+from cardsite.catalogue.search.limits import MAX_FUZZY_CHARS, MAX_FUZZY_WORDS
 from cardsite.catalogue.search.text import fold
 from cardsite.catalogue.versioning import catalogue_version
+from engines.errors import InputError
 
 # A fuzzy winner must score at least this (0-100) and beat the runner-up by the margin;
 # otherwise the answer is "ambiguous" and the candidates are shown.
@@ -86,7 +88,20 @@ def match_exact(name: str, *, game: str | None = None) -> NameMatch:
     return NameMatch(_preferred(_cards(game).filter(search_name=fold(name))))
 
 
+def fuzzy_problem(name: str) -> str:
+    """Why `name` is too long to match fuzzily, or "" when it is not."""
+    if len(name) > MAX_FUZZY_CHARS:
+        return f"a name to match may be at most {MAX_FUZZY_CHARS} characters; got {len(name)}"
+    words = len(fold(name).split())
+    if words > MAX_FUZZY_WORDS:
+        return f"a name to match may have at most {MAX_FUZZY_WORDS} words; got {words}"
+    return ""
+
+
 def match_fuzzy(name: str, *, game: str | None = None) -> NameMatch:
+    """The card most like `name`. Raises InputError("fuzzy", ...) for a name beyond the limits."""
+    if problem := fuzzy_problem(name):
+        raise InputError("fuzzy", problem)
     cards = _cards(game)
     folded = fold(name)
     if not folded:
@@ -114,9 +129,10 @@ def match_fuzzy(name: str, *, game: str | None = None) -> NameMatch:
 
 
 def suggestions(text: str, *, game: str | None = None) -> list[str]:
-    """Names close to `text`, for a search that found nothing."""
+    """Names close to `text`, for a search that found nothing; none for text longer than
+    any name could be (the search itself may hold more name words than a name does)."""
     folded = fold(text)
-    if not folded:
+    if not folded or fuzzy_problem(text):
         return []
     cards = _cards(game)
     scored = _scored_names(cards, folded, game or "")

@@ -14,11 +14,13 @@ from typing import Any
 
 from cardsite.catalogue.documents import Document, DocumentError, Problem, Record
 from cardsite.catalogue.models import (
+    MAX_RARITY_ORDER,
     CardSet,
     Faction,
     Game,
     Keyword,
     Rarity,
+    collector_number_problem,
     inferred_problem,
 )
 from cardsite.catalogue.short_ids import is_valid_short_id
@@ -207,8 +209,16 @@ def check_document(
     for rec in doc.sections["rarities"]:
         name = c.text(rec, "name", required=True, max_length=30)
         order = rec.data.get("order")
-        if isinstance(order, bool) or not isinstance(order, int) or order < 0:
-            c.add(rec, "order", f"must be a whole number of at least 0, got {order!r}")
+        if (
+            isinstance(order, bool)
+            or not isinstance(order, int)
+            or not 0 <= order <= MAX_RARITY_ORDER
+        ):
+            c.add(
+                rec,
+                "order",
+                f"must be a whole number from 0 to {MAX_RARITY_ORDER:,}, got {order!r}",
+            )
             order = 0
         rarities.append(
             {
@@ -267,6 +277,8 @@ def check_document(
             continue
         set_code = c.text(rec, "set", required=True).upper()
         number = c.text(rec, "number", required=True, max_length=16)
+        if number_problem := collector_number_problem(number):
+            c.add(rec, "number", number_problem)
         name = c.text(rec, "name", required=True, max_length=120)
         # Optional: where the source does not state a card's type, it stays empty.
         type_name = c.text(rec, "type")

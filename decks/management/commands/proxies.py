@@ -42,13 +42,16 @@ class Command(BaseCommand):
             sheet_options = parse_options(params)
         except InputError as exc:
             raise CommandError(f"--{exc.field}: {exc.message}") from None
-        if deck:
-            found = Deck.objects.filter(share_key=deck).first()
-            if found is None:
-                raise CommandError(f"no deck with id {deck!r}")
-            pdf = deck_sheet(found, sheet_options)
-        else:
-            pdf = self._from_list(list, game, sheet_options)
+        try:
+            if deck:
+                found = Deck.objects.filter(share_key=deck).first()
+                if found is None:
+                    raise CommandError(f"no deck with id {deck!r}")
+                pdf = deck_sheet(found, sheet_options)
+            else:
+                pdf = self._from_list(list, game, sheet_options)
+        except InputError as exc:
+            raise CommandError(f"{exc.field}: {exc.message}; nothing written") from None
         output.write_bytes(pdf)
         self.stdout.write(f"Wrote {output} ({len(pdf):,} bytes)")
 
