@@ -28,6 +28,11 @@ SHEET_LIMIT = (
 )
 
 
+# A posted list may be longer than a deck: its copies are counted against the sheet's own
+# limit (with the sheet's message) once resolved; this bound keeps the list itself small.
+MAX_LIST_CARDS = MAX_SHEET_CARDS * 99
+
+
 class DeckProxiesView(APIView):
     """GET /api/v1/decks/{id}/proxies.pdf: the deck's proxies as a PDF."""
 
@@ -104,7 +109,9 @@ class ListProxiesView(APIView):
         data = serializer.validated_data
         options = parse_options(request.query_params)
         try:
-            resolved = resolve(game=data["game"].slug, intake=intake_posted(data)).known()
+            # The sheet's own limit applies below: a list to print need not be a deck.
+            intake = intake_posted(data, most=MAX_LIST_CARDS)
+            resolved = resolve(game=data["game"].slug, intake=intake).known()
         except DeckContentError as exc:
             return content_error(exc, "Some cards cannot be printed; nothing was made.")
         order = list_order(

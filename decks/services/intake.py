@@ -59,25 +59,30 @@ class Intake:
     faction: str | None = None
 
 
-def bounded(intake: Intake, engine: GameEngine, field: str) -> Intake:
-    """The intake, if it is within the deck limits; else InputError naming the limit."""
+def bounded(intake: Intake, engine: GameEngine, field: str, most: int | None = None) -> Intake:
+    """The intake, if it is within the deck limits; else InputError naming the limit. `most`
+    replaces the game's deck total for a list that is not a deck (a sheet of proxies)."""
     if len(intake.cards) > MAX_ENTRIES:
         raise InputError(
             field, f"A deck has at most {MAX_ENTRIES} entries; this one has {len(intake.cards):,}."
         )
     total = sum(c.quantity for c in intake.cards)
-    if total > engine.max_deck_cards:
+    if most is None and total > engine.max_deck_cards:
         raise InputError(
             field,
             f"A {engine.name} deck has at most {engine.max_deck_cards} cards; "
             f"this one has {total:,}.",
         )
+    if most is not None and total > most:
+        raise InputError(field, f"A list has at most {most:,} cards; this one has {total:,}.")
     return intake
 
 
-def intake_cards(cards: Iterable[Mapping[str, Any]], engine: GameEngine) -> Intake:
+def intake_cards(
+    cards: Iterable[Mapping[str, Any]], engine: GameEngine, most: int | None = None
+) -> Intake:
     """A posted list: each item has a quantity and a card's `name` or short `id`."""
-    return bounded(_listed(cards), engine, "cards")
+    return bounded(_listed(cards), engine, "cards", most)
 
 
 def _listed(cards: Iterable[Mapping[str, Any]]) -> Intake:
@@ -94,7 +99,7 @@ def _listed(cards: Iterable[Mapping[str, Any]]) -> Intake:
     )
 
 
-def intake_text(text: str, engine: GameEngine) -> Intake:
+def intake_text(text: str, engine: GameEngine, most: int | None = None) -> Intake:
     count = text.count("\n") + 1
     if count > MAX_LINES:
         raise InputError(
@@ -111,7 +116,7 @@ def intake_text(text: str, engine: GameEngine) -> Intake:
             for p in unreadable
         ),
     )
-    return bounded(intake, engine, "text")
+    return bounded(intake, engine, "text", most)
 
 
 def intake_code(code: str, engine: GameEngine) -> Intake:
@@ -138,14 +143,15 @@ def intake_pasted(pasted: str, engine: GameEngine) -> Intake:
     return intake_text(pasted, engine)
 
 
-def intake_posted(data: Mapping[str, Any]) -> Intake:
-    """A validated API body holding `cards`, `text` or `code` (and its `game`)."""
+def intake_posted(data: Mapping[str, Any], most: int | None = None) -> Intake:
+    """A validated API body holding `cards`, `text` or `code` (and its `game`); `most` is
+    the total for a list that is not a deck (see `bounded`)."""
     engine = data["game"].engine
     if data.get("code"):
         return intake_code(data["code"], engine)
     if "text" in data:
-        return intake_text(data["text"], engine)
-    return intake_cards(data.get("cards", ()), engine)
+        return intake_text(data["text"], engine, most)
+    return intake_cards(data.get("cards", ()), engine, most)
 
 
 def intake_deck(deck: Deck) -> Intake:

@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 from cardsite.catalogue.models import Game
 from decks.models import Deck
 from decks.printing import deck_sheet, list_sheet
-from decks.proxies import parse_options
+from decks.proxies import MAX_SHEET_CARDS, parse_options
 from decks.services import DeckContentError, intake_text, resolve
 from engines.errors import InputError
 
@@ -64,7 +64,8 @@ class Command(BaseCommand):
         except (OSError, UnicodeDecodeError) as exc:
             raise CommandError(f"cannot read {path}: {exc}") from None
         try:
-            resolved = resolve(game=game.slug, intake=intake_text(text, game.engine)).known()
+            intake = intake_text(text, game.engine, most=MAX_SHEET_CARDS * 99)
+            resolved = resolve(game=game.slug, intake=intake).known()
         except DeckContentError as exc:
             for p in exc.problems:
                 self.stderr.write(f"{path}: {p.message}")
