@@ -1,7 +1,8 @@
 from django.conf import settings
-from django.conf.urls.static import static
 from django.contrib import admin
 from django.urls import include, path
+
+from cardsite.media import media_file
 
 admin.site.site_header = "cardsite curation"
 admin.site.site_title = "cardsite admin"
@@ -12,7 +13,8 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("decks.urls")),
     path("", include("cardsite.catalogue.urls")),
-    *static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT),
+    # With DEBUG only, and never a job's result (see cardsite/media.py).
+    path(f"{settings.MEDIA_URL.strip('/')}/<path:path>", media_file, name="media"),
 ]
 
 handler404 = "cardsite.api.errors.json_or_html_404"

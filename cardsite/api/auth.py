@@ -9,6 +9,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from cardsite.limits import LimitReached
+from cardsite.lockout import lockout_message, lockout_minutes
+
 TokenResponse = inline_serializer("TokenResponse", {"token": serializers.CharField()})
 
 
@@ -31,7 +34,16 @@ class TokenView(APIView):
     )
     def post(self, request: Request) -> Response:
         serializer = AuthTokenSerializer(data=request.data, context={"request": request})
-        serializer.is_valid(raise_exception=True)
+        valid = serializer.is_valid()
+        # The lockout backend marks the request it was given, the API's own, not Django's.
+        if getattr(request, "axes_locked_out", False):
+            raise LimitReached(
+                code="locked_out",
+                message=lockout_message(request),
+                retry_after=lockout_minutes(request) * 60,
+            )
+        if not valid:
+            raise serializers.ValidationError(serializer.errors)
         token, _ = Token.objects.get_or_create(user=serializer.validated_data["user"])
         return Response({"token": token.key})
 

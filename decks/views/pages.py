@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
+from cardsite.limits import client_key, throttle_page
 from decks.exports import deck_code
 from decks.jobs import proxies_job
 from decks.printing import deck_order, print_order
@@ -62,6 +63,7 @@ def public_decks(request: HttpRequest) -> HttpResponse:
     )
 
 
+@throttle_page("proxies")
 def deck_proxies(request: HttpRequest, deck_id: str) -> HttpResponse:
     """The deck as a printable PDF of proxies; a bad option is a 400 naming it."""
     deck = readable_or_404(request, deck_id)
@@ -70,7 +72,7 @@ def deck_proxies(request: HttpRequest, deck_id: str) -> HttpResponse:
     except InputError as exc:
         return HttpResponse(f"Bad option {exc}\n", status=400, content_type="text/plain")
     order = deck_order(deck, options)
-    if job := proxies_job(order=order, owner=request.user):
+    if job := proxies_job(order=order, owner=request.user, client=client_key(request)):
         return redirect(job)
     response = HttpResponse(print_order(order), content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{deck.share_key}-proxies.pdf"'
