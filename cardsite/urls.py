@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from cardsite.media import media_file
+from decks.views import password_reset
 
 admin.site.site_header = "cardsite curation"
 admin.site.site_title = "cardsite admin"
@@ -10,6 +11,8 @@ admin.site.site_title = "cardsite admin"
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include(("cardsite.api.urls", "api"), namespace="v1")),
+    # Before Django's own: a reset mail that cannot be sent is reported, not passed over.
+    path("accounts/password_reset/", password_reset, name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("decks.urls")),
     path("", include("cardsite.catalogue.urls")),

@@ -1,4 +1,7 @@
-"""Personal API tokens: POST username and password for a token, DELETE it to revoke it."""
+"""Personal API tokens: POST username and password for a token, DELETE it to revoke it. A new
+password, by whatever path it is set, revokes the user's tokens."""
+
+from typing import Any
 
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -51,3 +54,20 @@ class TokenView(APIView):
     def delete(self, request: Request) -> Response:
         Token.objects.filter(user=request.user).delete()
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class RevokeTokensOnPasswordChange:
+    """A password validator that checks nothing: Django calls password_changed() on every
+    validator once a new password is saved, whether by the password change or reset pages,
+    the admin or manage.py changepassword, so this is where a new password revokes the
+    user's API tokens (a token taken with the old password must not outlive it)."""
+
+    def validate(self, password: str, user: Any = None) -> None:
+        return None
+
+    def password_changed(self, password: str, user: Any = None) -> None:
+        if user is not None and user.pk is not None:
+            Token.objects.filter(user=user).delete()
+
+    def get_help_text(self) -> str:
+        return "A new password revokes your API token."

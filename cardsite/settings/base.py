@@ -91,6 +91,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Not a check: Django tells every validator when a password has been changed, by any
+    # path (change, reset, admin, changepassword), which is the one place to revoke tokens.
+    {"NAME": "cardsite.api.auth.RevokeTokensOnPasswordChange"},
 ]
 
 # Failed log-ins (site, admin and API token) are counted per username and per address; at
@@ -109,6 +112,14 @@ AXES_RESET_ON_SUCCESS = True
 # The address as the API's throttles read it: X-Forwarded-For only as far as NUM_PROXIES.
 AXES_CLIENT_IP_CALLABLE = "cardsite.limits.client_address"
 AXES_LOCKOUT_CALLABLE = "cardsite.lockout.lockout_response"
+
+# Mail (password resets), from EMAIL_URL as django-environ reads it, e.g.
+# smtp+tls://user:password@smtp.example.com:587; without it, Django's default, SMTP on
+# localhost:25. The local and test settings print mail instead. A mail server that hangs must
+# not hold a request for ever.
+globals().update(env.email_url("EMAIL_URL", default="smtp://localhost:25"))
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="cardsite <noreply@localhost>")
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"

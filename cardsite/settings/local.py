@@ -3,6 +3,7 @@
 import os
 
 os.environ.setdefault("DEBUG", "true")
+os.environ.setdefault("EMAIL_URL", "consolemail://")
 os.environ.setdefault("SECRET_KEY", "local-development-only-not-secret")
 
 from cardsite.settings.base import *  # noqa: F403

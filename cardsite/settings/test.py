@@ -2,6 +2,7 @@
 
 import os
 
+os.environ.setdefault("EMAIL_URL", "consolemail://")
 os.environ.setdefault("SECRET_KEY", "test-only-not-secret")
 os.environ.setdefault("DEBUG", "false")
 
