@@ -3,6 +3,8 @@ from django.contrib import admin
 from django.urls import include, path
 
 from cardsite.catalogue.art_views import ART_FOLDER, card_art
+from cardsite.media import media_file
+from decks.views import password_reset
 
 admin.site.site_header = "cardsite curation"
 admin.site.site_title = "cardsite admin"
@@ -10,12 +12,16 @@ admin.site.site_title = "cardsite admin"
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include(("cardsite.api.urls", "api"), namespace="v1")),
+    # Before Django's own: a reset mail that cannot be sent is reported, not passed over.
+    path("accounts/password_reset/", password_reset, name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("decks.urls")),
     path("", include("cardsite.catalogue.urls")),
     # Card art only, under DEBUG or not; the rest of media/ is never served as files (job
     # results go through their owner-checked API, faces through their own view).
     path(f"{settings.MEDIA_URL.strip('/')}/{ART_FOLDER}<str:name>", card_art, name="card-art"),
+    # With DEBUG only, and never a job's result (see cardsite/media.py).
+    path(f"{settings.MEDIA_URL.strip('/')}/<path:path>", media_file, name="media"),
 ]
 
 handler404 = "cardsite.api.errors.json_or_html_404"

@@ -5,10 +5,15 @@ decks.tasks) and the client follows its status URL; without a broker, the defaul
 right away in the asking process, so the same URLs work on a one-process site. Results are
 files under media/jobs/, readable until the job expires (JOB_TTL_HOURS after it ends), when
 job_purge_expired removes the row and the file.
+
+Bounds: one client may have JOB_MAX_ACTIVE_PER_CLIENT jobs queued or running at once; a job
+running past JOB_TIME_LIMIT_SECONDS is failed; a job whose worker died is run once more, then
+failed.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import time
@@ -20,14 +25,16 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.files.base import ContentFile
-from django.db import transaction
-from django.db.models import F
+from django.db import connection, transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from cardsite.catalogue.models import Card, Game
+from cardsite.limits import LimitReached
 from decks.models import Job
 from decks.printing import SheetOrder, order_cards, print_order
 from decks.proxies import pages_for
+from decks.selectors import job_for_reader
 from decks.services import (
     Intake,
     RequestedCard,
@@ -43,6 +50,9 @@ log = logging.getLogger(__name__)
 # How often a running job writes its progress: often enough for a status page that polls
 # every second or two, rarely enough not to matter to the work.
 PROGRESS_INTERVAL = 0.5
+# The first run and one more, for a job whose worker died under it.
+MAX_ATTEMPTS = 2
+ACTIVE = (Job.Status.QUEUED, Job.Status.RUNNING)
 
 
 def broker_configured() -> bool:
@@ -59,6 +69,7 @@ def proxies_job(
     *,
     order: SheetOrder,
     owner: AbstractBaseUser | AnonymousUser | None,
+    client: str,
     prefer_async: bool = False,
 ) -> Job | None:
     """A job printing `order` if it should be one (large, or asked for); None to print it
@@ -72,6 +83,7 @@ def proxies_job(
         params={"order": order},
         total=pages_for(order_cards(order)),
         owner=owner,
+        client=client,
     )
 
 
@@ -82,6 +94,7 @@ def goldfish_job(
     seed: int,
     policy: dict[str, Any],
     owner: AbstractBaseUser | AnonymousUser | None,
+    client: str,
     deck_key: str | None = None,
     prefer_async: bool = False,
 ) -> Job | None:
@@ -101,7 +114,7 @@ def goldfish_job(
         "policy": policy,
         "deck": deck_key,
     }
-    return job_submit(kind=Job.Kind.GOLDFISH, params=params, total=runs, owner=owner)
+    return job_submit(kind=Job.Kind.GOLDFISH, params=params, total=runs, owner=owner, client=client)
 
 
 def _ttl() -> timedelta:
@@ -114,18 +127,34 @@ def job_submit(
     params: dict[str, Any],
     total: int,
     owner: AbstractBaseUser | AnonymousUser | None,
+    client: str,
 ) -> Job:
     """Record a job and start it: queued for a worker if a broker is configured, else run now
-    (and finished when this returns)."""
+    (and finished when this returns). `client` (cardsite.limits.client_key) is who asked;
+    raises LimitReached, recording nothing, when they already have as many jobs queued or
+    running as one client may."""
     job_purge_expired()
-    job = Job.objects.create(
-        kind=kind,
-        params=params,
-        total=max(total, 1),
-        owner=owner if owner is not None and owner.is_authenticated else None,
-        # Even a job no worker ever takes must go in the end.
-        expires_at=timezone.now() + _ttl(),
-    )
+    with transaction.atomic():
+        _lock_for(client)
+        active = Job.objects.filter(client=client, status__in=ACTIVE).count()
+        limit = settings.JOB_MAX_ACTIVE_PER_CLIENT
+        if active >= limit:
+            raise LimitReached(
+                code="too_many_jobs",
+                message=(
+                    f"Too many background jobs: the limit is {limit} queued or running at once"
+                    f" per client, and you have {active}. Wait for one to finish, then ask again."
+                ),
+            )
+        job = Job.objects.create(
+            kind=kind,
+            params=params,
+            total=max(total, 1),
+            owner=owner if owner is not None and owner.is_authenticated else None,
+            client=client,
+            # Even a job no worker ever takes must go in the end.
+            expires_at=timezone.now() + _ttl(),
+        )
     if broker_configured():
         from decks.tasks import run_job
 
@@ -136,6 +165,16 @@ def job_submit(
         job_run(key=job.key)
         job.refresh_from_db()
     return job
+
+
+def _lock_for(client: str) -> None:
+    """Hold, until the transaction ends, a lock on this client's jobs, so that two requests at
+    once cannot both count one job too few. PostgreSQL only: SQLite lets one writer in at a
+    time anyway."""
+    if connection.vendor == "postgresql":
+        key = int.from_bytes(hashlib.sha256(client.encode()).digest()[:8], "big", signed=True)
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
 
 
 class Progress:
@@ -184,11 +223,25 @@ RUNNERS: dict[str, Callable[[Job, Callable[[int], None]], tuple[str, bytes]]] = 
 
 
 def job_run(*, key: str) -> None:
-    """Run a queued job to its end. A job already taken (a redelivered task) is left alone."""
-    claimed = Job.objects.filter(key=key, status=Job.Status.QUEUED).update(
-        status=Job.Status.RUNNING, started_at=timezone.now()
+    """Run a queued job to its end. A task comes back while its job is running only when the
+    worker running it died (Celery's reject_on_worker_lost; the broker's visibility timeout
+    is longer than any job may run), so such a job is taken again, once; after that it is
+    failed. A finished job is left alone."""
+    claimed = Job.objects.filter(
+        Q(status=Job.Status.QUEUED) | Q(status=Job.Status.RUNNING, attempts__lt=MAX_ATTEMPTS),
+        key=key,
+    ).update(
+        status=Job.Status.RUNNING,
+        attempts=F("attempts") + 1,
+        started_at=timezone.now(),
+        done=0,
     )
     if not claimed:
+        _finish(
+            Job.objects.filter(key=key, status=Job.Status.RUNNING, attempts__gte=MAX_ATTEMPTS),
+            status=Job.Status.FAILED,
+            error="The job stopped when the worker running it died, twice; it was not run again.",
+        )
         return
     job = Job.objects.get(key=key)
     progress = Progress(job)
@@ -200,23 +253,57 @@ def job_run(*, key: str) -> None:
         with guard:
             name, content = RUNNERS[job.kind](job, progress)
     except (Card.DoesNotExist, Game.DoesNotExist, InputError) as exc:
-        _finish(job, status=Job.Status.FAILED, error=str(exc))
+        _finish(_this_run(job), status=Job.Status.FAILED, error=str(exc))
         return
     except Exception:
         log.exception("job %s failed", key)
-        _finish(job, status=Job.Status.FAILED, error="The job failed unexpectedly.")
+        _finish(_this_run(job), status=Job.Status.FAILED, error="The job failed unexpectedly.")
         return
     job.result.save(name, ContentFile(content), save=False)
-    _finish(job, status=Job.Status.DONE, result=job.result.name, done=F("total"))
+    if not _finish(_this_run(job), status=Job.Status.DONE, result=job.result.name, done=F("total")):
+        # Failed meanwhile (past its time limit), or taken by another run: this result is
+        # nobody's.
+        job.result.delete(save=False)
 
 
-def _finish(job: Job, **fields: Any) -> None:
+def _this_run(job: Job) -> Any:
+    """The job, as long as this run is still the one that holds it."""
+    return Job.objects.filter(pk=job.pk, status=Job.Status.RUNNING, attempts=job.attempts)
+
+
+def _finish(jobs: Any, **fields: Any) -> int:
     now = timezone.now()
-    Job.objects.filter(pk=job.pk).update(finished_at=now, expires_at=now + _ttl(), **fields)
+    return int(jobs.update(finished_at=now, expires_at=now + _ttl(), **fields))
+
+
+def job_fail_overdue(jobs: Any = None) -> int:
+    """Fail every job (of `jobs`, or all) running past JOB_TIME_LIMIT_SECONDS; the number
+    failed."""
+    limit = settings.JOB_TIME_LIMIT_SECONDS
+    overdue = (Job.objects.all() if jobs is None else jobs).filter(
+        status=Job.Status.RUNNING, started_at__lte=timezone.now() - timedelta(seconds=limit)
+    )
+    return _finish(
+        overdue,
+        status=Job.Status.FAILED,
+        error=f"The job ran past its time limit of {limit} second{'s' if limit != 1 else ''}"
+        " and was stopped.",
+    )
+
+
+def job_read(*, key: str, user: Any) -> Job | None:
+    """The job with this key if `user` may read it (decks.selectors.job_for_reader), failed
+    first if it has run past its time limit, so that nobody waits on it for ever."""
+    job = job_for_reader(key=key, user=user)
+    if job is not None and job_fail_overdue(Job.objects.filter(pk=job.pk)):
+        job.refresh_from_db()
+    return job
 
 
 def job_purge_expired() -> int:
-    """Delete expired jobs and their files; the number deleted."""
+    """Fail jobs past their time limit, then delete expired jobs and their files; the number
+    deleted."""
+    job_fail_overdue()
     expired = list(Job.objects.filter(expires_at__lte=timezone.now()))
     for job in expired:
         if job.result:

@@ -158,9 +158,14 @@ class Job(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
     )
+    # Who asked, for the limit on jobs at once: "user:<id>", or "addr:" and a keyed hash of
+    # the address (no address is stored).
+    client = models.CharField(max_length=80, blank=True)
     # Everything the run needs (card ids, quantities, options), fixed when it was asked for.
     params = models.JSONField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    # Runs begun: a worker that dies mid-job leaves it running, and its task comes back once.
+    attempts = models.PositiveSmallIntegerField(default=0)
     done = models.PositiveIntegerField(default=0)
     total = models.PositiveIntegerField(help_text="Pages to draw, or games to simulate.")
     result = models.FileField(upload_to="jobs/", blank=True)
@@ -172,6 +177,7 @@ class Job(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        indexes = [models.Index(fields=["client", "status"], name="job_client_status")]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(done__lte=models.F("total")), name="done_le_total"

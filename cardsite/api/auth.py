@@ -1,4 +1,7 @@
-"""Personal API tokens: POST username and password for a token, DELETE it to revoke it."""
+"""Personal API tokens: POST username and password for a token, DELETE it to revoke it. A new
+password, by whatever path it is set, revokes the user's tokens."""
+
+from typing import Any
 
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
@@ -8,6 +11,9 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
+
+from cardsite.limits import LimitReached
+from cardsite.lockout import lockout_message, lockout_minutes
 
 TokenResponse = inline_serializer("TokenResponse", {"token": serializers.CharField()})
 
@@ -31,7 +37,16 @@ class TokenView(APIView):
     )
     def post(self, request: Request) -> Response:
         serializer = AuthTokenSerializer(data=request.data, context={"request": request})
-        serializer.is_valid(raise_exception=True)
+        valid = serializer.is_valid()
+        # The lockout backend marks the request it was given, the API's own, not Django's.
+        if getattr(request, "axes_locked_out", False):
+            raise LimitReached(
+                code="locked_out",
+                message=lockout_message(request),
+                retry_after=lockout_minutes(request) * 60,
+            )
+        if not valid:
+            raise serializers.ValidationError(serializer.errors)
         token, _ = Token.objects.get_or_create(user=serializer.validated_data["user"])
         return Response({"token": token.key})
 
@@ -39,3 +54,20 @@ class TokenView(APIView):
     def delete(self, request: Request) -> Response:
         Token.objects.filter(user=request.user).delete()
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class RevokeTokensOnPasswordChange:
+    """A password validator that checks nothing: Django calls password_changed() on every
+    validator once a new password is saved, whether by the password change or reset pages,
+    the admin or manage.py changepassword, so this is where a new password revokes the
+    user's API tokens (a token taken with the old password must not outlive it)."""
+
+    def validate(self, password: str, user: Any = None) -> None:
+        return None
+
+    def password_changed(self, password: str, user: Any = None) -> None:
+        if user is not None and user.pk is not None:
+            Token.objects.filter(user=user).delete()
+
+    def get_help_text(self) -> str:
+        return "A new password revokes your API token."

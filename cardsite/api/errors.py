@@ -8,6 +8,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from cardsite.limits import LimitReached
 from engines.errors import InputError
 
 
@@ -31,9 +32,19 @@ def as_form_error(exc: InputError) -> str:
     return exc.message
 
 
+class TooMany(exceptions.Throttled):
+    """A LimitReached, as the API's 429: its own code and message, and Retry-After when known."""
+
+    def __init__(self, exc: LimitReached) -> None:
+        super().__init__(wait=exc.retry_after, detail=exc.message, code=exc.code)
+        self.detail = exceptions.ErrorDetail(exc.message, exc.code)
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, InputError):
         exc = as_api_error(exc)
+    elif isinstance(exc, LimitReached):
+        exc = TooMany(exc)
     response = drf_exception_handler(exc, context)
     if response is None:
         return None  # a real bug: Django's 500 handling (handler500 below for /api/) takes it

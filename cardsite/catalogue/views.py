@@ -18,6 +18,7 @@ from cardsite.catalogue import selectors
 from cardsite.catalogue.search import examples, names
 from cardsite.catalogue.search.query import QuerySyntaxError
 from cardsite.catalogue.versioning import catalogue_version
+from cardsite.limits import throttle_page
 
 GRID_PAGE = 24
 LIST_PAGE = 100
@@ -48,6 +49,12 @@ def _view_mode(request: HttpRequest) -> str:
     return "list" if request.GET.get("view") == "list" else "grid"
 
 
+def _has_query(request: HttpRequest) -> bool:
+    return bool(request.GET.get("q", "").strip())
+
+
+# The API's search budget: the form alone costs nothing, a query counts.
+@throttle_page("search", counts=_has_query)
 def search(request: HttpRequest) -> HttpResponse:
     text = request.GET.get("q", "").strip()
     game_slug = request.GET.get("game") or None

@@ -4,6 +4,7 @@ Variables: DATABASE_URL (default: a SQLite file in the project), SECRET_KEY, DEB
 ALLOWED_HOSTS (comma separated), SITE_URL (the absolute base of short links and QR codes).
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -44,6 +45,8 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    # Locks out repeated failed log-ins (django-axes), see AXES_* below.
+    "axes",
     "cardsite.catalogue",
     "decks",
 ]
@@ -60,6 +63,10 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A limit a page reached (cardsite/limits.py) as an HTML 429 naming it.
+    "cardsite.limits.LimitReachedMiddleware",
+    # Last, as django-axes asks: it turns a locked-out log-in into its lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "cardsite.urls"
@@ -85,7 +92,35 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Not a check: Django tells every validator when a password has been changed, by any
+    # path (change, reset, admin, changepassword), which is the one place to revoke tokens.
+    {"NAME": "cardsite.api.auth.RevokeTokensOnPasswordChange"},
 ]
+
+# Failed log-ins (site, admin and API token) are counted per username and per address; at
+# AXES_FAILURE_LIMIT failures that username, or that address, is locked out for the cool-off,
+# which starts again with each attempt made while locked out. Counted in the cache, so they
+# are shared by every process where REDIS_URL is set, and cost no database rows.
+AUTHENTICATION_BACKENDS = [
+    "cardsite.lockout.LockoutBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+# The address as the API's throttles read it: X-Forwarded-For only as far as NUM_PROXIES.
+AXES_CLIENT_IP_CALLABLE = "cardsite.limits.client_address"
+AXES_LOCKOUT_CALLABLE = "cardsite.lockout.lockout_response"
+
+# Mail (password resets), from EMAIL_URL as django-environ reads it, e.g.
+# smtp+tls://user:password@smtp.example.com:587; without it, Django's default, SMTP on
+# localhost:25. The local and test settings print mail instead. A mail server that hangs must
+# not hold a request for ever.
+globals().update(env.email_url("EMAIL_URL", default="smtp://localhost:25"))
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=10)
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="cardsite <noreply@localhost>")
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"
@@ -128,10 +163,19 @@ if env("REDIS_URL", default=""):
 # Celery keeps no results of its own.
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="")
 CELERY_TASK_IGNORE_RESULT = True
-# A job is taken off the queue only once it has run, so a worker that dies mid-job does not
-# lose it; one at a time per worker process, since each is long.
+# A job is taken off the queue only once it has run, and goes back on it if the worker process
+# running it dies, so a dead worker does not lose it; decks.jobs.job_run runs such a job once
+# more, then fails it. One at a time per worker process, since each is long.
 CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A job running longer than this is failed (decks.jobs sweeps them) and its worker process is
+# stopped (Celery's hard time limit, prefork pool only).
+JOB_TIME_LIMIT_SECONDS = env.int("JOB_TIME_LIMIT_SECONDS", default=600)
+CELERY_TASK_TIME_LIMIT = JOB_TIME_LIMIT_SECONDS
+# Redis hands an unacknowledged task to another worker after this long; it must be longer than
+# any job can run, or a live job would be run twice at once.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": max(3600, 2 * JOB_TIME_LIMIT_SECONDS)}
 # Workers log through Django's LOGGING (JSON lines in production), like the web processes.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BEAT_SCHEDULE = {
@@ -142,6 +186,8 @@ JOB_TTL_HOURS = env.int("JOB_TTL_HOURS", default=24)
 # runs. Below these, work is answered inline even when a broker is configured.
 JOB_PROXY_CARDS = env.int("JOB_PROXY_CARDS", default=100)
 JOB_GOLDFISH_RUNS = env.int("JOB_GOLDFISH_RUNS", default=100_000)
+# Background jobs one client (a user, or an address) may have queued or running at once.
+JOB_MAX_ACTIVE_PER_CLIENT = env.int("JOB_MAX_ACTIVE_PER_CLIENT", default=2)
 
 REST_FRAMEWORK = {
     # `format` is a deck format here (?format=constructed), not a renderer choice.
@@ -176,6 +222,9 @@ REST_FRAMEWORK = {
         "proxies": env("THROTTLE_PROXIES", default="30/min"),
         "auth": env("THROTTLE_AUTH", default="20/min"),
         "jobs": env("THROTTLE_JOBS", default="600/min"),
+        # Pages only (cardsite/limits.py): sign-ups and password reset mails, per address.
+        "signup": env("THROTTLE_SIGNUP", default="10/hour"),
+        "password_reset": env("THROTTLE_PASSWORD_RESET", default="5/hour"),
     },
     # Rate limits key on the client's address. Without this, DRF believes any X-Forwarded-For
     # a client sends, and anyone could dodge every limit; behind one proxy, set it to 1.

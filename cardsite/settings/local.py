@@ -3,6 +3,7 @@
 import os
 
 os.environ.setdefault("DEBUG", "true")
+os.environ.setdefault("EMAIL_URL", "consolemail://")
 os.environ.setdefault("SECRET_KEY", "local-development-only-not-secret")
 
 from cardsite.settings.base import *  # noqa: F403
@@ -10,3 +11,6 @@ from cardsite.settings.base import *  # noqa: F403
 # No collectstatic outside production: whitenoise serves from the finders instead.
 STATIC_ROOT = None
 WHITENOISE_USE_FINDERS = True
+
+# One process: per-process login-failure counts are enough here (production uses Redis).
+SILENCED_SYSTEM_CHECKS = ["axes.W001"]

@@ -27,7 +27,8 @@ STORAGES = {
 # 'unsafe-eval' is for htmx's `js:` values (the deck builder reads the live deck version);
 # 'unsafe-inline' styles are the card pages' faction colours, set per element.
 INSTALLED_APPS = [*INSTALLED_APPS, "csp"]
-MIDDLEWARE = [*MIDDLEWARE, "csp.middleware.CSPMiddleware"]
+# Before django-axes, which must stay last: its lockout page gets the policy too.
+MIDDLEWARE = [*MIDDLEWARE[:-1], "csp.middleware.CSPMiddleware", MIDDLEWARE[-1]]
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": ["'self'"],

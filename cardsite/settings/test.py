@@ -2,6 +2,7 @@
 
 import os
 
+os.environ.setdefault("EMAIL_URL", "consolemail://")
 os.environ.setdefault("SECRET_KEY", "test-only-not-secret")
 os.environ.setdefault("DEBUG", "false")
 
@@ -10,7 +11,8 @@ from cardsite.settings.base import BASE_DIR
 
 # A fast hasher: the suite creates users, and PBKDF2's cost buys nothing here.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-MEDIA_ROOT = BASE_DIR / ".test-media"
+# The worker that tests/hostile/test_worker_death.py starts writes where its test reads.
+MEDIA_ROOT = env.path("MEDIA_ROOT", default=BASE_DIR / ".test-media")  # noqa: F405
 SITE_URL = "http://testserver"
 
 # No pooled connections in tests: the browser tests' server threads must let go of theirs,
@@ -21,3 +23,6 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = False  # noqa: F405
 # No collectstatic outside production: whitenoise serves from the finders instead.
 STATIC_ROOT = None
 WHITENOISE_USE_FINDERS = True
+
+# The suite's cache is per process and emptied for each test, and so are login-failure counts.
+SILENCED_SYSTEM_CHECKS = ["axes.W001"]

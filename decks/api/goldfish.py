@@ -10,6 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from cardsite.limits import client_key
 from decks.api.jobs import job_accepted, prefers_async
 from decks.api.responses import JOB_ACCEPTED, content_error
 from decks.api.serializers import (
@@ -30,6 +31,7 @@ def goldfish_response(
         resolved=resolved,
         **run,
         owner=request.user,
+        client=client_key(request),
         deck_key=deck_key,
         prefer_async=prefers_async(request),
     )

@@ -15,8 +15,8 @@ from rest_framework.views import APIView
 
 from cardsite.catalogue.api.serializers import _DATETIME
 from decks.api.serializers import JobSerializer
+from decks.jobs import job_read
 from decks.models import Job
-from decks.selectors import job_for_reader
 
 
 class JobGone(APIException):
@@ -68,7 +68,7 @@ def job_accepted(job: Job, request: Request) -> Response:
 
 
 def _readable(request: Request, key: str) -> Job:
-    job = job_for_reader(key=key, user=request.user)
+    job = job_read(key=key, user=request.user)
     if job is None:
         raise NotFound("No job with that id, or it is not yours.")
     if job.expired:

@@ -13,6 +13,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from cardsite.limits import client_key
 from decks.api.jobs import job_accepted, prefers_async
 from decks.api.responses import JOB_ACCEPTED, content_error
 from decks.api.serializers import DeckErrorSerializer, DeckInputSerializer, JobSerializer
@@ -127,5 +128,10 @@ class ListProxiesView(APIView):
 
 def _proxies_job(request: Request, order: SheetOrder) -> Response | None:
     """A 202 with a job for a large sheet (or when the client prefers to poll), else None."""
-    job = proxies_job(order=order, owner=request.user, prefer_async=prefers_async(request))
+    job = proxies_job(
+        order=order,
+        owner=request.user,
+        client=client_key(request),
+        prefer_async=prefers_async(request),
+    )
     return job_accepted(job, request) if job else None

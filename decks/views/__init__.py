@@ -1,7 +1,7 @@
 """Deck pages, one module per job; each view checks its input's shape, calls one service
 and renders."""
 
-from decks.views.accounts import signup
+from decks.views.accounts import password_reset, signup
 from decks.views.builder import (
     deck_delete_view,
     deck_edit,
@@ -29,6 +29,7 @@ __all__ = [
     "job_detail",
     "job_result",
     "my_decks",
+    "password_reset",
     "public_decks",
     "signup",
 ]

@@ -11,6 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from cardsite.api.errors import as_form_error
+from cardsite.limits import client_key, throttle_page
 from decks.jobs import broker_configured, goldfish_job
 from decks.models import Job
 from decks.selectors import job_for_reader
@@ -40,6 +41,7 @@ def _seed(raw: str | None) -> int | None:
     return int(raw) if raw and raw.isdigit() and len(raw) <= SEED_DIGITS else None
 
 
+@throttle_page("goldfish")
 def deck_goldfish(request: HttpRequest, deck_id: str) -> HttpResponse:
     deck = readable_or_404(request, deck_id)
     seed = _seed(request.GET.get("seed"))
@@ -119,7 +121,11 @@ def _simulate(
     policy = policy_from_form(resolved.snapshot.engine, request.GET)
     run = {"runs": runs, "seed": seed, "policy": policy}
     job = goldfish_job(
-        resolved=resolved, **run, owner=request.user, deck_key=context["deck"].share_key
+        resolved=resolved,
+        **run,
+        owner=request.user,
+        client=client_key(request),
+        deck_key=context["deck"].share_key,
     )
     if job is not None:
         return redirect(job)

@@ -5,12 +5,13 @@ from __future__ import annotations
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
+from decks.jobs import job_read
 from decks.models import Job
-from decks.selectors import deck_for_reader, job_for_reader
+from decks.selectors import deck_for_reader
 
 
 def _job(request: HttpRequest, key: str) -> Job:
-    job = job_for_reader(key=key, user=request.user)
+    job = job_read(key=key, user=request.user)
     if job is None:
         raise Http404("No job with that id, or it is not yours.")
     if job.expired:

@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from cardsite.api.errors import as_form_error
+from cardsite.limits import client_key, throttle_page
 from decks.exports import deck_code
 from decks.jobs import proxies_job
 from decks.printing import deck_order, print_order
@@ -63,6 +64,7 @@ def public_decks(request: HttpRequest) -> HttpResponse:
     )
 
 
+@throttle_page("proxies")
 def deck_proxies(request: HttpRequest, deck_id: str) -> HttpResponse:
     """The deck as a printable PDF of proxies; a bad option, or a deck too large to print
     on one sheet, is a 400 naming it."""
@@ -76,7 +78,7 @@ def deck_proxies(request: HttpRequest, deck_id: str) -> HttpResponse:
             status=400,
             content_type="text/plain",
         )
-    if job := proxies_job(order=order, owner=request.user):
+    if job := proxies_job(order=order, owner=request.user, client=client_key(request)):
         return redirect(job)
     response = HttpResponse(print_order(order), content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{deck.share_key}-proxies.pdf"'

@@ -216,7 +216,9 @@ def test_a_job_whose_cards_left_the_catalogue_fails_with_a_reason(settings):
     settings.CELERY_BROKER_URL = BROKER
     card = Card.objects.filter(card_set__code="ORI-SMP").first()
     order = list_order("Gone", "Conquest of Orion", [(card.pk, 2)], SheetOptions())
-    job = job_submit(kind=Job.Kind.PROXIES, params={"order": order}, total=1, owner=None)
+    job = job_submit(
+        kind=Job.Kind.PROXIES, params={"order": order}, total=1, owner=None, client="test"
+    )
     card.delete()
     job_run(key=job.key)
     job.refresh_from_db()

@@ -1,7 +1,43 @@
 import pytest
 from django.contrib.auth.models import User
 
+from cardsite.catalogue.models import Card, Game
 from decks.models import Deck
+from decks.services import Intake, RequestedCard, deck_create
+
+
+@pytest.fixture
+def rates(settings):
+    """Set some of the per-scope rates the API and the pages share, for this test."""
+
+    def set_rates(**rates):
+        settings.REST_FRAMEWORK = {
+            **settings.REST_FRAMEWORK,
+            "DEFAULT_THROTTLE_RATES": {
+                **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+                **rates,
+            },
+        }
+
+    return set_rates
+
+
+@pytest.fixture
+def owner(db):
+    return User.objects.create_user("hostile-owner", password="x-Long-pass-9")
+
+
+def capital_deck(owner, visibility="public", copies=1):
+    """Conquest for the Capital's Dwarves: 20 cards, or `copies` times as many."""
+    dwarves = Card.objects.filter(card_set__code="CFC-SMP", factions__name="Dwarves")
+    return deck_create(
+        owner=owner,
+        game=Game.objects.get(slug="conquest-for-the-capital"),
+        format_slug="faction-deck",
+        name="Dwarf hold",
+        visibility=visibility,
+        intake=Intake(tuple([RequestedCard(copies, None, c.short_id) for c in dwarves])),
+    )
 
 
 @pytest.fixture

@@ -1,0 +1,130 @@
+"""Limits on what one client may ask of the site, and the 429 that names the limit reached.
+
+A client is a signed-in user, or else an address (behind NUM_PROXIES proxies, as the API's
+throttles read it). Pages are throttled with the API's own throttle classes, rates and
+counters (cardsite/api/throttles.py), so a page and its API endpoint share one budget.
+Services raise LimitReached; the API answers it as JSON (cardsite/api/errors.py) and pages
+as HTML (LimitReachedMiddleware below). Either way the request's transaction is rolled back,
+so a refused request stores nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.crypto import salted_hmac
+from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
+
+from cardsite.api.throttles import _LiveRates
+
+# What one request of each page scope counts, for the message that names the limit.
+COUNTED = {
+    "search": ("search", "searches"),
+    "goldfish": ("goldfish page", "goldfish pages"),
+    "proxies": ("proxy sheet", "proxy sheets"),
+    "signup": ("sign-up", "sign-ups"),
+    "password_reset": ("password reset request", "password reset requests"),
+}
+PERIODS = {1: "a second", 60: "a minute", 3600: "an hour", 86400: "a day"}
+
+
+class LimitReached(Exception):
+    """A limit refused this request; `message` says which, `retry_after` when to try again
+    (in seconds), when that is known."""
+
+    def __init__(self, *, code: str, message: str, retry_after: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.retry_after = retry_after
+
+
+def client_address(request: Any) -> str:
+    """The client's address, trusting X-Forwarded-For only as far as NUM_PROXIES says."""
+    return str(BaseThrottle().get_ident(request))
+
+
+def client_key(request: Any) -> str:
+    """Who a per-client limit counts: the signed-in user, else the address, keyed so that
+    what is stored (decks.models.Job.client) is no address."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        return f"user:{user.pk}"
+    return "addr:" + salted_hmac("cardsite.limits.client_key", client_address(request)).hexdigest()
+
+
+class _PageThrottle(_LiveRates, SimpleRateThrottle):
+    """The API's scoped throttle for a page: same rate, same counter (the cache key is the
+    one ScopedThrottle uses for this scope and client)."""
+
+    def __init__(self, scope: str) -> None:
+        self.scope = scope
+        self.rate = self.get_rate()
+        if self.rate is not None:
+            self.num_requests, self.duration = self.parse_rate(self.rate)
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        user = getattr(request, "user", None)
+        ident = user.pk if user is not None and user.is_authenticated else self.get_ident(request)
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+def _rate_in_words(throttle: _PageThrottle) -> str:
+    seconds = throttle.duration
+    period = PERIODS.get(seconds, f"every {seconds} seconds")
+    one, many = COUNTED.get(throttle.scope, ("request", "requests"))
+    return f"{throttle.num_requests} {one if throttle.num_requests == 1 else many} {period}"
+
+
+def throttle_page(
+    scope: str, *, counts: Callable[[HttpRequest], bool] = lambda request: True
+) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """Throttle a page by the API's rate for `scope`; only requests for which `counts` is
+    true use the budget (a search page with no query costs nothing)."""
+
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(view)
+        def throttled(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            throttle = _PageThrottle(scope)
+            counted = throttle.rate is not None and counts(request)
+            if counted and not throttle.allow_request(request, None):
+                wait = max(1, round(throttle.wait() or 1))
+                raise LimitReached(
+                    code="throttled",
+                    message=(
+                        f"Too many requests: the limit is {_rate_in_words(throttle)} per"
+                        f" client. Try again in {wait} second{'s' if wait != 1 else ''}."
+                    ),
+                    retry_after=wait,
+                )
+            return view(request, *args, **kwargs)
+
+        return throttled
+
+    return decorate
+
+
+def limit_response(request: HttpRequest, exc: LimitReached) -> HttpResponse:
+    response = render(request, "limit.html", {"message": exc.message}, status=429)
+    if exc.retry_after is not None:
+        response["Retry-After"] = str(exc.retry_after)
+    return response
+
+
+class LimitReachedMiddleware:
+    """Pages answer a LimitReached with a short HTML 429 naming the limit."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> Any:
+        if isinstance(exception, LimitReached):
+            return limit_response(request, exception)
+        return None

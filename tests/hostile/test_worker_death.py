@@ -1,0 +1,185 @@
+"""A worker killed in the middle of a job: the job is run once more by the next worker process
+and finishes, or, with no worker left at all, is failed once past its time limit. It never
+stays "running" for ever.
+
+A real Celery worker (prefork, as in production) runs in its own process group against the
+machine's Redis (DB 8) and this run's test database, so it can be killed like a real one.
+PostgreSQL only, like tests/decks/test_celery_worker.py: the worker is another process and
+must see what the test committed."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+import redis
+from django.contrib.auth.models import User
+from django.db import connection
+from rest_framework.test import APIClient
+
+from cardsite.catalogue.models import Card, Game
+from cardsite.celery import app
+from decks.models import Job
+from decks.services import Intake, RequestedCard, deck_create
+
+pytestmark = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="the worker is another process on the database"
+)
+BROKER = "redis://127.0.0.1:6379/8"
+ROOT = Path(__file__).resolve().parents[2]
+# Long enough to be caught half done on any machine; a few seconds each run.
+RUNS = 200_000
+WAIT = 240
+
+
+def _send_to(broker, queue):
+    app.conf.update(broker_url=broker, task_default_queue=queue)
+    # Celery keeps its broker connections and its queue table from their first use, which may
+    # have been another test's: start both afresh.
+    app.close()
+    app.__dict__.pop("amqp", None)
+
+
+@pytest.fixture
+def queue(django_db_setup, settings):
+    """A queue of this test's own, on which the task of a job asked for here is sent."""
+    name = f"cardsite-death-{uuid.uuid4().hex[:8]}"
+    settings.CELERY_BROKER_URL = BROKER
+    _send_to(BROKER, name)
+    yield name
+    _send_to(None, "celery")
+    _forget(name)
+
+
+def _forget(name):
+    """Take this test's queue and any task of it left unacknowledged out of Redis."""
+    broker = redis.Redis.from_url(BROKER)
+    broker.delete(name, f"_kombu.binding.{name}", f"_kombu.binding_permanent.{name}")
+    for tag, raw in broker.hscan_iter("unacked"):
+        if json.loads(raw)[2] == name:
+            broker.hdel("unacked", tag)
+            broker.zrem("unacked_index", tag)
+
+
+def start_worker(queue, media_root):
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "cardsite.settings.test",
+        "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{connection.settings_dict['NAME']}",
+        "CELERY_BROKER_URL": BROKER,
+        "MEDIA_ROOT": str(media_root),
+    }
+    command = [sys.executable, "-m", "celery", "-A", "cardsite", "worker", "--pool", "prefork"]
+    command += ["--concurrency", "1", "--queues", queue, "--hostname", f"{queue}@localhost"]
+    command += ["--without-mingle", "--without-gossip", "--loglevel", "WARNING"]
+    return subprocess.Popen(
+        command,
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def pool_processes(worker):
+    children = Path(f"/proc/{worker.pid}/task/{worker.pid}/children").read_text().split()
+    return [int(pid) for pid in children]
+
+
+@pytest.fixture
+def worker(queue, settings):
+    process = start_worker(queue, settings.MEDIA_ROOT)
+    yield process
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait(timeout=30)
+
+
+@pytest.fixture
+def deck(django_db_setup, django_db_blocker):
+    # Committed, so the worker sees it; removed afterwards with its jobs.
+    with django_db_blocker.unblock():
+        owner = User.objects.create_user("death-owner", password="x-Long-pass-9")
+        cards = Card.objects.filter(
+            card_set__code="COF-SMP", factions__name="Iron Tithe of Vantrix"
+        )
+        made = deck_create(
+            owner=owner,
+            game=Game.objects.get(slug="conquest-of-fates"),
+            format_slug="standard",
+            name="Doomed fish",
+            visibility="private",
+            intake=Intake(tuple([RequestedCard(1, None, c.short_id) for c in cards])),
+        )
+    yield owner, made
+    with django_db_blocker.unblock():
+        User.objects.filter(pk=owner.pk).delete()
+
+
+def ask_for_a_long_simulation(owner, deck):
+    client = APIClient()
+    client.force_authenticate(owner)
+    response = client.post(
+        f"/api/v1/decks/{deck.share_key}/goldfish/",
+        {"runs": RUNS, "seed": 3},
+        format="json",
+        HTTP_PREFER="respond-async",
+    )
+    assert response.status_code == 202, response.content
+    return client, response.json()
+
+
+def wait_for(condition, what):
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        if found := condition():
+            return found
+        time.sleep(0.2)
+    raise AssertionError(f"gave up waiting for {what}")
+
+
+def half_done(key, attempt):
+    return Job.objects.filter(key=key, status="running", attempts=attempt, done__gt=0).first()
+
+
+def test_a_job_whose_worker_process_is_killed_runs_again_and_finishes(
+    worker, deck, django_db_blocker
+):
+    owner, made = deck
+    with django_db_blocker.unblock():
+        client, record = ask_for_a_long_simulation(owner, made)
+        wait_for(lambda: half_done(record["id"], 1), "the job to be half done")
+        (process,) = pool_processes(worker)
+        os.kill(process, signal.SIGKILL)
+
+        job = wait_for(
+            lambda: Job.objects.filter(key=record["id"], status__in=["done", "failed"]).first(),
+            "the job to end",
+        )
+        assert (job.status, job.attempts, job.done) == ("done", 2, RUNS), job.error
+        result = client.get(f"/api/v1/jobs/{job.key}/result")
+        assert json.loads(b"".join(result.streaming_content))["runs"] == RUNS
+
+
+def test_a_job_whose_whole_worker_is_killed_fails_past_its_time_limit(
+    worker, deck, django_db_blocker, settings
+):
+    owner, made = deck
+    with django_db_blocker.unblock():
+        client, record = ask_for_a_long_simulation(owner, made)
+        wait_for(lambda: half_done(record["id"], 1), "the job to be half done")
+        os.killpg(worker.pid, signal.SIGKILL)
+        worker.wait(timeout=30)
+        assert client.get(record["url"]).json()["status"] == "running"
+
+        settings.JOB_TIME_LIMIT_SECONDS = 1
+        time.sleep(1.5)
+        status = client.get(record["url"]).json()
+        assert status["status"] == "failed"
+        assert status["error"] == "The job ran past its time limit of 1 second and was stopped."
