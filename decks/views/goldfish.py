@@ -41,7 +41,13 @@ def _seed(raw: str | None) -> int | None:
     return int(raw) if raw and raw.isdigit() and len(raw) <= SEED_DIGITS else None
 
 
-@throttle_page("goldfish")
+def _simulates(request: HttpRequest) -> bool:
+    # Only a simulation spends the goldfish budget: dealing and playing a sample hand is a
+    # few list operations (at most engines.hands.MAX_STEPS of them), and a player takes many.
+    return "runs" in request.GET
+
+
+@throttle_page("goldfish", counts=_simulates)
 def deck_goldfish(request: HttpRequest, deck_id: str) -> HttpResponse:
     deck = readable_or_404(request, deck_id)
     seed = _seed(request.GET.get("seed"))

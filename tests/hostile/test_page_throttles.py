@@ -48,12 +48,14 @@ def test_a_signed_in_user_has_a_budget_of_their_own(client, rates):
     assert member.get("/search/", {"q": "elf"}).status_code == 200
 
 
-def test_the_goldfish_page_is_throttled(owner, client, rates):
+def test_the_goldfish_pages_simulations_are_throttled_but_not_its_sample_hand(owner, client, rates):
     rates(goldfish="2/min")
     url = f"/decks/{capital_deck(owner).share_key}/goldfish/"
-    assert client.get(url, {"seed": 1}).status_code == 200
-    assert client.get(url, {"seed": 2}).status_code == 200
-    assert_refused(client.get(url, {"seed": 3}), "2 goldfish pages a minute")
+    assert client.get(url, {"seed": 1, "runs": 10}).status_code == 200
+    assert client.get(url, {"seed": 2, "runs": 10}).status_code == 200
+    assert_refused(client.get(url, {"seed": 3, "runs": 10}), "2 goldfish pages a minute")
+    # Playing a hand step by step spends none of the simulation budget.
+    assert client.get(url, {"seed": 3, "steps": "next"}).status_code == 200
 
 
 def test_the_proxy_page_is_throttled_and_a_refused_sheet_starts_no_job(owner, rates, settings):
