@@ -41,6 +41,7 @@ from decks.services import (
     ResolvedDeck,
     goldfish_check,
     goldfish_run,
+    goldfish_work,
     resolve,
 )
 from engines.errors import InputError
@@ -101,11 +102,19 @@ def goldfish_job(
     """A job simulating these entries if it should be one (long, or asked for); None to
     simulate inline. Raises InputError, before anything is queued, for a request the
     simulation would refuse."""
-    if not _wants_background(
-        size=runs, threshold=settings.JOB_GOLDFISH_RUNS, prefer_async=prefer_async
-    ):
+    engine = resolved.snapshot.engine
+    goldfish_check(engine=engine, runs=runs, policy=policy)
+    work = goldfish_work(engine=engine, runs=runs, policy=policy)
+    threshold = settings.JOB_GOLDFISH_RUNS
+    if not broker_configured() and work > threshold:
+        # With no worker a job would run inside this request all the same: refuse the work
+        # rather than burn seconds of a web process on it.
+        most = max(1, int(runs * threshold / work))
+        raise InputError(
+            "runs", f"at most {most:,} runs of this game and policy without a background worker"
+        )
+    if not _wants_background(size=round(work), threshold=threshold, prefer_async=prefer_async):
         return None
-    goldfish_check(engine=resolved.snapshot.engine, runs=runs, policy=policy)
     params = {
         "game": resolved.snapshot.slug,
         "entries": [(e.card.pk, e.quantity, e.zone) for e in resolved.entries],

@@ -172,6 +172,10 @@ class GameEngine:
     # goldfish(cards, *, runs, seed, policy) -> {"summary", "charts"}, and its policy knobs.
     goldfish: Callable[..., dict[str, Any]] | None = field(default=None, compare=False)
     goldfish_policy: tuple[Any, ...] = ()
+    # The CPU one game at the default policy costs, relative to a Conquest of Fates game
+    # (measured 2026-11-23: 53,000 of those a second here). It weighs the runs a request may
+    # simulate inside a web request before it must become a background job.
+    goldfish_cost: float = 1.0
     # The zone of a card whose type the rulebook does not state, from its factions; None:
     # the game's first zone.
     untyped_zone: Callable[[tuple[str, ...]], str] | None = field(default=None, compare=False)

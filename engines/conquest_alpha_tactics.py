@@ -276,6 +276,7 @@ ENGINE = replace(
     ENGINE,
     goldfish=goldfish,
     goldfish_policy=GOLDFISH_POLICY,
+    goldfish_cost=16,
     untyped_zone=_untyped_zone,
     hand=HandRules(
         opening=4,

@@ -233,6 +233,7 @@ ENGINE = replace(
     ENGINE,
     goldfish=goldfish,
     goldfish_policy=GOLDFISH_POLICY,
+    goldfish_cost=4,
     hand=HandRules(
         opening=4,
         zone="battle",

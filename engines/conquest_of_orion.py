@@ -340,6 +340,7 @@ ENGINE = replace(
     ENGINE,
     goldfish=goldfish,
     goldfish_policy=GOLDFISH_POLICY,
+    goldfish_cost=14,
     unaligned_label="No race",
     hand=HandRules(
         opening=4,

@@ -71,6 +71,18 @@ def resolve_policy(params: Sequence[PolicyParam], given: Mapping[str, Any]) -> d
     return resolved
 
 
+def work_of(
+    params: Sequence[PolicyParam], policy: Mapping[str, Any], runs: int, cost: float = 1.0
+) -> float:
+    """The work of `runs` games under `policy`, in default Conquest of Fates games: runs times
+    the game's cost times how far the policy's turns, battles or rounds go past their defaults."""
+    scale = 1.0
+    for p in params:
+        if p.work:
+            scale *= max(policy.get(p.key, p.default), 1) / p.default
+    return runs * cost * scale
+
+
 def max_runs_for(params: Sequence[PolicyParam], policy: Mapping[str, Any]) -> int:
     """The most runs this policy may ask for: MAX_RUNS at the defaults, fewer as the knobs
     that multiply a game's work (turns, battles, rounds) grow past them."""

@@ -185,7 +185,10 @@ JOB_TTL_HOURS = env.int("JOB_TTL_HOURS", default=24)
 # What counts as large: sheets of at least this many cards, simulations of at least this many
 # runs. Below these, work is answered inline even when a broker is configured.
 JOB_PROXY_CARDS = env.int("JOB_PROXY_CARDS", default=100)
-JOB_GOLDFISH_RUNS = env.int("JOB_GOLDFISH_RUNS", default=100_000)
+# In default Conquest of Fates games (about 0.4 s here); other games and longer policies weigh
+# more (GameEngine.goldfish_cost, engines.goldfish.work_of). Past it a simulation is a job, or
+# without a broker a 400.
+JOB_GOLDFISH_RUNS = env.int("JOB_GOLDFISH_RUNS", default=20_000)
 # Background jobs one client (a user, or an address) may have queued or running at once.
 JOB_MAX_ACTIVE_PER_CLIENT = env.int("JOB_MAX_ACTIVE_PER_CLIENT", default=2)
 

@@ -10,7 +10,7 @@ from typing import Any
 from decks.services.resolve import ResolvedDeck
 from engines.base import GameEngine, HandOdds
 from engines.errors import InputError
-from engines.goldfish import MAX_RUNS, max_runs_for, resolve_policy
+from engines.goldfish import MAX_RUNS, max_runs_for, resolve_policy, work_of
 from engines.hands import HandRules, HandState, StepKind, deal, parse_steps
 
 
@@ -73,6 +73,12 @@ def policy_from_form(engine: GameEngine, form: Mapping[str, str]) -> dict[str, A
             except (TypeError, ValueError):
                 raise InputError(f"policy.{param.key}", f"must be like {param.default!r}") from None
     return policy
+
+
+def goldfish_work(*, engine: GameEngine, runs: int, policy: Mapping[str, Any]) -> float:
+    """How much simulating costs, in default Conquest of Fates games (engines.goldfish)."""
+    resolved = resolve_policy(engine.goldfish_policy, policy)
+    return work_of(engine.goldfish_policy, resolved, runs, engine.goldfish_cost)
 
 
 def goldfish_check(

@@ -7,6 +7,7 @@ import random
 from typing import Any
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
@@ -31,9 +32,6 @@ from engines.errors import InputError
 from engines.goldfish import MAX_RUNS
 from engines.hands import Mulligan, StepKind
 
-# Without a broker the page simulates inline, so it stays small; with one, long runs become
-# background jobs and the page goes as far as the API.
-PAGE_MAX_RUNS = 50_000
 SEED_DIGITS = 9
 
 
@@ -69,7 +67,11 @@ def deck_goldfish(request: HttpRequest, deck_id: str) -> HttpResponse:
         "deck": deck,
         "engine": engine,
         "seed": seed,
-        "max_runs": MAX_RUNS if broker_configured() else PAGE_MAX_RUNS,
+        # Without a worker the page simulates inline, so only what a request may spend
+        # (settings.JOB_GOLDFISH_RUNS, weighed by the game); with one it goes as far as the API.
+        "max_runs": MAX_RUNS
+        if broker_configured()
+        else max(1, int(settings.JOB_GOLDFISH_RUNS / engine.goldfish_cost)),
     }
     try:
         hand = sample_hand(resolved=resolved, seed=seed, steps=steps)
