@@ -1,9 +1,10 @@
-"""The load test's machinery (tests/benchmarks/load_test.py): wrk, the gunicorn it starts and
-stops, and the CPU each process spends. No Django here."""
+"""The load test's machinery (tests/benchmarks/load_test.py): the gunicorn it starts and stops,
+the CPU each process spends, and wrk driving one endpoint at a time. No Django here."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import shutil
@@ -16,6 +17,7 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -163,6 +165,17 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def measured(server: Server, fn: Any) -> tuple[Any, tuple[float, float, float]]:
+    """fn()'s result, and the CPU seconds spent meanwhile by gunicorn, by PostgreSQL for the
+    load-test database, and by every other process on the machine but wrk's."""
+    cpu_before = cpu_times(server)
+    busy_before, wrk_before = machine_busy(), children_cpu()
+    result = fn()
+    app, db = cpu_used(cpu_before, cpu_times(server))
+    busy, wrk_cpu = machine_busy() - busy_before, children_cpu() - wrk_before
+    return result, (app, db, busy - app - db - wrk_cpu)
+
+
 def log_tail(server: Server, lines: int = 40) -> str:
     if server.log is None or not server.log.exists():
         return ""
@@ -182,3 +195,106 @@ def drain(base: str) -> None:
             response.read()
     except (urllib.error.URLError, OSError) as exc:
         say(f"the server did not catch up within 60 s: {exc}")
+
+
+# --- wrk, one endpoint at a time ---------------------------------------------------------------
+
+LUA = Path(__file__).resolve().parent / "load_test.lua"
+# What counts as a failed request, as wrk and load_test.lua report them: socket errors, answers
+# later than --timeout ("late"), none within wrk's own, longer, timeout, and HTTP statuses of
+# 400 and over.
+ERROR_KINDS = ("connect", "read", "write", "late", "timeout", "status")
+
+
+@dataclass
+class Result:
+    target: Any  # load_test.Target
+    warmup: dict[str, Any]
+    run: dict[str, Any]
+    app_cpu: float  # CPU seconds the gunicorn processes spent in the measured run
+    db_cpu: float  # and the PostgreSQL backends of the load-test database
+    other_cpu: float  # and everything else on the machine but wrk (other people's work)
+
+    @staticmethod
+    def errors(stats: dict[str, Any]) -> int:
+        return sum(stats[k] for k in ERROR_KINDS)
+
+
+def run_wrk(
+    wrk: str, base: str, target: Any, seconds: float, args: argparse.Namespace, work: Path
+) -> dict[str, Any]:
+    body_file = "-"
+    if target.body is not None:
+        body_path = work / "body.json"
+        body_path.write_bytes(target.body)
+        body_file = str(body_path)
+    command = [
+        wrk,
+        "--threads",
+        str(args.wrk_threads),
+        "--connections",
+        str(args.connections),
+        "--duration",
+        f"{seconds:g}s",
+        # Long enough for wrk's histogram to hold every answer (a microsecond a bucket, so 8 MB a
+        # second); load_test.lua counts those later than --timeout itself.
+        "--timeout",
+        f"{wrk_timeout(args.timeout):g}s",
+        "--script",
+        str(LUA),
+        base,
+        "--",
+        body_file,
+        *target.paths,
+    ]
+    done = subprocess.run(
+        command,
+        capture_output=True,
+        text=True,
+        timeout=seconds + 30,
+        env={**os.environ, "LOADTEST_LATE_US": str(round(args.timeout * 1e6))},
+    )
+    for line in done.stdout.splitlines():
+        if line.startswith("LOADTEST "):
+            return json.loads(line.removeprefix("LOADTEST "))
+    raise SystemExit(f"wrk failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
+
+
+def percentile(stats: dict[str, Any], key: str, share: float, timeout: float) -> str:
+    """A latency percentile in ms. Requests with no answer within wrk's own timeout are left
+    out of its histogram: with any, the percentile is marked *, or shown as at least that
+    timeout when they alone reach past it."""
+    if stats["timeout"] >= (1 - share) * max(1, stats["requests"]):
+        return f"≥ {wrk_timeout(timeout) * 1000:.0f}"
+    return f"{stats[key] / 1000:.1f}" + ("*" if stats["timeout"] else "")
+
+
+def table(results: list[Result], connections: int, timeout: float) -> str:
+    rows = [
+        f"| endpoint | request | req/s | p50 ms | p99 ms | errors at {connections} connections "
+        "| requests | CPU ms/request: gunicorn + PostgreSQL |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    names = {
+        "late": f"slower than {timeout:g} s",
+        "timeout": f"none in {wrk_timeout(timeout):g} s",
+        "status": "non-2xx/3xx",
+    }
+    for r in results:
+        s = r.run
+        rate = s["requests"] / (s["duration_us"] / 1e6)
+        errors = Result.errors(s)
+        detail = ", ".join(f"{names.get(k, k)} {s[k]:,}" for k in ERROR_KINDS if s[k])
+        n = max(1, s["requests"])
+        rows.append(
+            f"| {r.target.name} | {r.target.shown} | {rate:,.0f} | "
+            f"{percentile(s, 'p50', 0.5, timeout)} | {percentile(s, 'p99', 0.99, timeout)} | "
+            f"{errors:,}{f' ({detail})' if detail else ''} | {s['requests']:,} | "
+            f"{r.app_cpu * 1000 / n:.1f} + {r.db_cpu * 1000 / n:.1f} |"
+        )
+    if any(r.run["timeout"] for r in results):
+        rows.append(
+            f"\n\\* among the requests answered within {wrk_timeout(timeout):g} s only (wrk "
+            "counts a request still unanswered as a timeout once every 2 s it waits)."
+        )
+    return "\n".join(rows)
