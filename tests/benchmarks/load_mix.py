@@ -291,17 +291,27 @@ def report(
         summary_row(calm, kinds, "ordinary only", timeout_us),
         summary_row(hostile, kinds, f"with {args.hostile_share:.0%} hostile", timeout_us),
     ]
-    by_round = [
-        ", ".join(f"{pct(side(r, kinds, False, timeout_us).lat, 0.99):.0f}" for r in these)
-        for these in (calm, hostile)
-    ]
+
+    def rounds(these: list[Run]) -> str:
+        """Per round: ordinary p99 ms, ordinary req/s, and CPUs other processes took."""
+        parts = []
+        for r in these:
+            o = side(r, kinds, False, timeout_us)
+            parts.append(
+                f"{pct(o.lat, 0.99):.0f} ({o.requests / r.duration:.0f}/s, "
+                f"{max(0.0, r.other_cpu) / r.duration:.2f})"
+            )
+        return ", ".join(parts)
+
     sent = [side(r, kinds, True, timeout_us).requests for r in hostile]
     total = sum(sent) + sum(side(r, kinds, False, timeout_us).requests for r in hostile)
     out.append(
-        f"\nMedians of {len(calm)} rounds of {args.duration:g} s (failed: their sum). Ordinary "
-        f"p99 by round, ms: ordinary only {by_round[0]}; with hostile {by_round[1]}. Hostile "
-        "requests sent: "
-        f"{sum(sent) / max(1, total):.1%} of all. CPU: gunicorn + PostgreSQL. wrk socket errors "
+        f"\nMedians of {len(calm)} rounds of {args.duration:g} s (failed: their sum). By round, "
+        "ordinary p99 ms (ordinary req/s, CPUs other processes took): ordinary only "
+        f"{rounds(calm)}; with hostile {rounds(hostile)}. Hostile share of the answers: "
+        f"{sum(sent) / max(1, total):.1%} (each connection sends exactly its share; a slow "
+        "hostile request is likelier to be unanswered when a run stops). CPU: gunicorn + "
+        "PostgreSQL. wrk socket errors "
         f"(connect, read, write): {sum(r.socket_errors for r in runs)}."
     )
     out += [
