@@ -71,9 +71,15 @@ serve-prod: install .secret-key
 # Load test under the production settings (tests/benchmarks/load_test.py): wrk against gunicorn,
 # PostgreSQL and Redis on loopback, on a database (cardsite_load) and Redis DB (3) of its own.
 # Installs wrk when run as root; fails if any request errs or times out at 64 connections.
-.PHONY: loadtest
+.PHONY: loadtest loadtest-hostile
 loadtest: install
 	$(BIN)/python tests/benchmarks/load_test.py
+
+# The same stack under a mix of the endpoints from 64 connections, without and then with 10%
+# of the requests the worst ones the limits allow (tests/benchmarks/load_mix.py): the ordinary
+# requests' p50/p99 side by side. Fails if any ordinary request fails or a hostile one gets a 5xx.
+loadtest-hostile: install
+	$(BIN)/python tests/benchmarks/load_test.py --hostile-mix
 
 # Every user, API token and deck to backups/decks-<UTC time>.json.gz, cards named by short id.
 # To restore into a fresh database: migrate, load_games (and import_cards for any other

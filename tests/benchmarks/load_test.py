@@ -35,6 +35,12 @@ cost ~20% more CPU a request than 3 and let some validations pass 2 s; 3 gthread
 4 threads served the cached card page faster (646 against 554 requests/s) but spent 30-70%
 more CPU a request on the costly endpoints (threads of a process contend for its GIL), so a
 deck read fell from 52 to 30 requests/s and three endpoints went past 2 s.
+
+--hostile-mix (make loadtest-hostile) measures, instead of each endpoint alone, their mix
+from 64 connections: first ordinary requests only, then the same mix with 10% of the requests
+(--hostile-share) the worst ones the documented limits allow, --rounds times each, and
+reports the ordinary requests' p50 and p99 in both, and the hostile requests' own latency and
+answers. See load_mix.py (how) and load_hostile.py (which requests).
 """
 
 from __future__ import annotations
@@ -42,28 +48,37 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import secrets
 import shutil
 import signal
-import socket
-import subprocess
 import sys
 import tempfile
-import time
 import urllib.error
 import urllib.request
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-ROOT = Path(__file__).resolve().parents[2]
-HERE = Path(__file__).resolve().parent
-BIN = Path(sys.executable).parent
-LUA = HERE / "load_test.lua"
+import load_hostile
+import load_mix
+from load_server import (
+    DATABASE,
+    ROOT,
+    Result,
+    Server,
+    drain,
+    ensure_wrk,
+    free_port,
+    log_tail,
+    measured,
+    run_wrk,
+    say,
+    start_gunicorn,
+    stop_gunicorn,
+    table,
+)
 
-DATABASE = "cardsite_load"
 DATABASE_URL = f"postgres://postgres@127.0.0.1:5432/{DATABASE}"
 REDIS_URL = "redis://127.0.0.1:6379/3"
 # Per client and scope, and every request here comes from one address: high enough that no
@@ -74,10 +89,6 @@ THROTTLES = {
     "THROTTLE_SEARCH": "1000000/s",
     "THROTTLE_VALIDATE": "1000000/s",
 }
-# What counts as a failed request, as wrk and load_test.lua report them: socket errors, answers
-# later than --timeout ("late"), none within wrk's own, longer, timeout, and HTTP statuses of
-# 400 and over.
-ERROR_KINDS = ("connect", "read", "write", "late", "timeout", "status")
 USERNAME = "loadtest"
 DECK_NAME = "Load test: Humans constructed"
 # Searches a visitor would type, each matching cards of the loaded fixtures.
@@ -101,51 +112,8 @@ class Target:
     shown: str = ""  # the path as the table shows it
 
 
-@dataclass
-class Result:
-    target: Target
-    warmup: dict[str, Any]
-    run: dict[str, Any]
-    app_cpu: float  # CPU seconds the gunicorn processes spent in the measured run
-    db_cpu: float  # and the PostgreSQL backends of the load-test database
-    other_cpu: float  # and everything else on the machine but wrk (other people's work)
-
-    @staticmethod
-    def errors(stats: dict[str, Any]) -> int:
-        return sum(stats[k] for k in ERROR_KINDS)
-
-
-@dataclass
-class Server:
-    process: subprocess.Popen[bytes] | None = None
-    log: Path | None = None
-    notes: list[str] = field(default_factory=list)
-
-
 class TimeLimit(Exception):
     pass
-
-
-def say(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
-
-
-# --- set-up ----------------------------------------------------------------------------------
-
-
-def ensure_wrk() -> str:
-    found = shutil.which("wrk")
-    if found:
-        return found
-    if os.geteuid() != 0:
-        raise SystemExit("wrk is not installed: sudo apt-get install -y wrk (Debian package wrk)")
-    say("installing wrk (apt-get install -y wrk)")
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    install = ["apt-get", "install", "-y", "-qq", "wrk"]
-    if subprocess.run(install, env=env).returncode != 0:
-        subprocess.run(["apt-get", "update", "-qq"], env=env, check=True)
-        subprocess.run(install, env=env, check=True)
-    return shutil.which("wrk") or "wrk"
 
 
 def production_env(static_root: Path) -> dict[str, str]:
@@ -180,9 +148,10 @@ def flush_redis() -> None:
     redis.Redis.from_url(REDIS_URL).flushdb()
 
 
-def prepare() -> list[Target]:
+def prepare(args: argparse.Namespace) -> tuple[list[Target], list[load_mix.Kind]]:
     """Migrate, load the games, collect static files, and make the deck to read; in this
-    process, under the same settings the server will have. Returns what to measure."""
+    process, under the same settings the server will have. Returns what to measure: the
+    endpoints, and for --hostile-mix the hostile requests."""
     import io
 
     import django
@@ -239,8 +208,13 @@ def prepare() -> list[Target]:
         return urlencode({"q": text, **({"game": game_slug} if game_slug else {})})
 
     searches = [query(text, g) for text, g in SEARCHES]
+    hostile = []
+    if args.hostile_mix:
+        hostile = load_hostile.hostile_kinds(
+            owner=owner, decklist=decklist, goldfish=args.hostile_goldfish
+        )
     connection.close()
-    return [
+    targets = [
         Target("card page", pages, shown=f"GET /cards/<id>/<slug>/ ({len(pages)} cards)"),
         Target(
             "search page",
@@ -264,127 +238,7 @@ def prepare() -> list[Target]:
             shown="POST /api/v1/decks/validate/ (50-card decklist)",
         ),
     ]
-
-
-# --- the server --------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_gunicorn(
-    server: Server, env: dict[str, str], port: int, args: argparse.Namespace, log_dir: Path
-) -> None:
-    command = [
-        str(BIN / "gunicorn"),
-        "cardsite.wsgi",
-        "--bind",
-        f"127.0.0.1:{port}",
-        "--workers",
-        str(args.workers),
-        "--worker-class",
-        args.worker_class,
-        # Only for gthread: gunicorn turns sync workers with --threads > 1 into gthread ones.
-        *(["--threads", str(args.threads)] if args.worker_class == "gthread" else []),
-        # As serve-prod: every request logged (here to a file rather than the terminal).
-        "--access-logfile",
-        str(log_dir / "access.log"),
-    ]
-    server.log = log_dir / "gunicorn.log"
-    say("starting: " + " ".join(command[1:]))
-    with server.log.open("wb") as log:
-        server.process = subprocess.Popen(
-            command,
-            cwd=ROOT,
-            env={**os.environ, **env},
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own process group, stopped as a whole
-        )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if server.process.poll() is not None:
-            raise SystemExit(f"gunicorn exited ({server.process.returncode}):\n{log_tail(server)}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as response:
-                if response.status == 200:
-                    server.notes += [
-                        line.split("] ", 1)[-1]
-                        for line in server.log.read_text(errors="replace").splitlines()
-                        if "Using worker:" in line
-                    ]
-                    return
-        except (urllib.error.URLError, OSError):
-            pass
-        time.sleep(0.2)
-    raise SystemExit(f"gunicorn did not answer within 30 s:\n{log_tail(server)}")
-
-
-def stop_gunicorn(server: Server) -> None:
-    process = server.process
-    if process is None or process.poll() is not None:
-        return
-    say("stopping gunicorn")
-    process.terminate()  # the master: a graceful shutdown of its workers
-    try:
-        process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)  # the group started above, and only it
-        process.wait(timeout=5)
-
-
-def cpu_times(server: Server) -> dict[int, tuple[str, float]]:
-    """CPU seconds used so far by each gunicorn process (its process group: "app") and each
-    PostgreSQL backend of the load-test database ("db"): with these, a run on a busy machine
-    still says what a request costs."""
-    tick = os.sysconf("SC_CLK_TCK")
-    group = server.process.pid if server.process else -1
-    times = {}
-    for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
-        try:
-            fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
-            used = (int(fields[11]) + int(fields[12])) / tick  # utime + stime
-            if int(fields[2]) == group:  # process group
-                times[int(proc.name)] = ("app", used)
-            elif f" {DATABASE} ".encode() in (proc / "cmdline").read_bytes():
-                times[int(proc.name)] = ("db", used)
-        except (OSError, IndexError, ValueError):
-            continue  # gone, or not ours to read
-    return times
-
-
-def cpu_used(
-    before: dict[int, tuple[str, float]], after: dict[int, tuple[str, float]]
-) -> tuple[float, float]:
-    """(app, db) CPU seconds between two cpu_times(), per process: one that ended in between
-    (a database connection closed) is left out rather than subtracted."""
-    used = {"app": 0.0, "db": 0.0}
-    for pid, (kind, seconds) in after.items():
-        used[kind] += max(0.0, seconds - before.get(pid, (kind, 0.0))[1])
-    return used["app"], used["db"]
-
-
-def machine_busy() -> float:
-    """CPU seconds the whole machine has spent busy (all CPUs), from /proc/stat."""
-    fields = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
-    user, nice, system, _idle, _iowait, irq, softirq, steal = map(int, fields[:8])
-    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
-
-
-def children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def log_tail(server: Server, lines: int = 40) -> str:
-    if server.log is None or not server.log.exists():
-        return ""
-    return "\n".join(server.log.read_text(errors="replace").splitlines()[-lines:])
+    return targets, hostile
 
 
 # --- measuring ---------------------------------------------------------------------------------
@@ -412,102 +266,46 @@ def check_target(base: str, target: Target) -> None:
             raise SystemExit(f"search API: {path} found no cards")
 
 
-def wrk_timeout(timeout: float) -> float:
-    return max(10.0, 5 * timeout)
-
-
-def drain(base: str) -> None:
-    """Wait until the server has caught up. When wrk stops, requests it sent are still queued
-    in gunicorn (a sync worker answers even a client that has gone): one more request, served
-    after them, tells when they are done, so that no run starts behind the last one's queue."""
-    try:
-        with urllib.request.urlopen(base + "/", timeout=60) as response:
-            response.read()
-    except (urllib.error.URLError, OSError) as exc:
-        say(f"the server did not catch up within 60 s: {exc}")
-
-
-def run_wrk(
-    wrk: str, base: str, target: Target, seconds: float, args: argparse.Namespace, work: Path
-) -> dict[str, Any]:
-    body_file = "-"
-    if target.body is not None:
-        body_path = work / "body.json"
-        body_path.write_bytes(target.body)
-        body_file = str(body_path)
-    command = [
-        wrk,
-        "--threads",
-        str(args.wrk_threads),
-        "--connections",
-        str(args.connections),
-        "--duration",
-        f"{seconds:g}s",
-        # Long enough for wrk's histogram to hold every answer (a microsecond a bucket, so 8 MB a
-        # second); load_test.lua counts those later than --timeout itself.
-        "--timeout",
-        f"{wrk_timeout(args.timeout):g}s",
-        "--script",
-        str(LUA),
-        base,
-        "--",
-        body_file,
-        *target.paths,
-    ]
-    done = subprocess.run(
-        command,
-        capture_output=True,
-        text=True,
-        timeout=seconds + 30,
-        env={**os.environ, "LOADTEST_LATE_US": str(round(args.timeout * 1e6))},
-    )
-    for line in done.stdout.splitlines():
-        if line.startswith("LOADTEST "):
-            return json.loads(line.removeprefix("LOADTEST "))
-    raise SystemExit(f"wrk failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
-
-
-def percentile(stats: dict[str, Any], key: str, share: float, timeout: float) -> str:
-    """A latency percentile in ms. Requests with no answer within wrk's own timeout are left
-    out of its histogram: with any, the percentile is marked *, or shown as at least that
-    timeout when they alone reach past it."""
-    if stats["timeout"] >= (1 - share) * max(1, stats["requests"]):
-        return f"≥ {wrk_timeout(timeout) * 1000:.0f}"
-    return f"{stats[key] / 1000:.1f}" + ("*" if stats["timeout"] else "")
-
-
-def table(results: list[Result], connections: int, timeout: float) -> str:
-    rows = [
-        f"| endpoint | request | req/s | p50 ms | p99 ms | errors at {connections} connections "
-        "| requests | CPU ms/request: gunicorn + PostgreSQL |",
-        "|---|---|---:|---:|---:|---:|---:|---:|",
-    ]
-    names = {
-        "late": f"slower than {timeout:g} s",
-        "timeout": f"none in {wrk_timeout(timeout):g} s",
-        "status": "non-2xx/3xx",
-    }
-    for r in results:
-        s = r.run
-        rate = s["requests"] / (s["duration_us"] / 1e6)
-        errors = Result.errors(s)
-        detail = ", ".join(f"{names.get(k, k)} {s[k]:,}" for k in ERROR_KINDS if s[k])
-        n = max(1, s["requests"])
-        rows.append(
-            f"| {r.target.name} | {r.target.shown} | {rate:,.0f} | "
-            f"{percentile(s, 'p50', 0.5, timeout)} | {percentile(s, 'p99', 0.99, timeout)} | "
-            f"{errors:,}{f' ({detail})' if detail else ''} | {s['requests']:,} | "
-            f"{r.app_cpu * 1000 / n:.1f} + {r.db_cpu * 1000 / n:.1f} |"
-        )
-    if any(r.run["timeout"] for r in results):
-        rows.append(
-            f"\n\\* among the requests answered within {wrk_timeout(timeout):g} s only (wrk "
-            "counts a request still unanswered as a timeout once every 2 s it waits)."
-        )
-    return "\n".join(rows)
-
-
 # --- main --------------------------------------------------------------------------------------
+
+
+def measure_endpoints(
+    wrk: str, base: str, targets: list[Target], args: argparse.Namespace, work: Path, server: Server
+) -> list[Result]:
+    results = []
+    for target in targets:
+        say(f"{target.name}: warming up {args.warmup:g} s, measuring {args.duration:g} s")
+        warmup = run_wrk(wrk, base, target, args.warmup, args, work)
+        drain(base)
+        run, (app, db, other) = measured(
+            server, lambda t=target: run_wrk(wrk, base, t, args.duration, args, work)
+        )
+        results.append(Result(target, warmup, run, app, db, other))
+        drain(base)
+    return results
+
+
+def other_cpu(cpu: float, seconds: float) -> str:
+    return (
+        f"\nWhile measuring, other processes on the machine (not gunicorn, PostgreSQL for "
+        f"{DATABASE} or wrk) used {max(0.0, cpu) / seconds:.2f} of its {os.cpu_count()} CPUs."
+    )
+
+
+def report_endpoints(results: list[Result], args: argparse.Namespace) -> int:
+    print(table(results, args.connections, args.timeout))
+    seconds = sum(r.run["duration_us"] for r in results) / 1e6
+    if seconds:
+        print(other_cpu(sum(r.other_cpu for r in results), seconds))
+    total = sum(Result.errors(r.run) for r in results)
+    warm = sum(Result.errors(r.warmup) for r in results)
+    if warm:
+        print(f"\nErrors during the warm-ups: {warm}")
+    if total or warm:
+        print(f"\nFAILED: {total + warm} requests failed (socket errors, timeouts, non-2xx/3xx).")
+        return 1
+    print(f"\n0 errors at {args.connections} connections.")
+    return 0
 
 
 def main() -> int:
@@ -531,6 +329,19 @@ def main() -> int:
         "--only", action="append", help="measure only these endpoints (by name; repeatable)"
     )
     parser.add_argument("--time-limit", type=int, default=300, help="for the whole run, s")
+    mix = parser.add_argument_group("hostile mix (tests/benchmarks/load_mix.py)")
+    mix.add_argument(
+        "--hostile-mix",
+        action="store_true",
+        help="instead of each endpoint alone, their mix, without and with hostile requests",
+    )
+    mix.add_argument("--hostile-share", type=float, default=0.1, help="of all requests")
+    mix.add_argument("--rounds", type=int, default=3, help="pairs of runs; medians are shown")
+    mix.add_argument(
+        "--hostile-goldfish",
+        action="store_true",
+        help="put the largest inline goldfish in the mix too (by default it is only sent alone)",
+    )
     args = parser.parse_args()
 
     def out_of_time(signum: int, frame: Any) -> None:
@@ -549,12 +360,13 @@ def main() -> int:
     server = Server()
     work = Path(tempfile.mkdtemp(prefix="cardsite-load-"))
     results: list[Result] = []
+    mixed, failed, other = "", 0, (0.0, 1.0)
     try:
         env = production_env(work / "static")
         os.environ.update(env)
         ensure_database()
         flush_redis()
-        targets = prepare()
+        targets, hostile = prepare(args)
         if args.only:
             targets = [t for t in targets if t.name in args.only]
         port = free_port()
@@ -562,17 +374,13 @@ def main() -> int:
         start_gunicorn(server, env, port, args, work)
         for target in targets:
             check_target(base, target)
-        for target in targets:
-            say(f"{target.name}: warming up {args.warmup:g} s, measuring {args.duration:g} s")
-            warmup = run_wrk(wrk, base, target, args.warmup, args, work)
-            drain(base)
-            cpu_before = cpu_times(server)
-            busy_before, wrk_before = machine_busy(), children_cpu()
-            run = run_wrk(wrk, base, target, args.duration, args, work)
-            app, db = cpu_used(cpu_before, cpu_times(server))
-            busy, wrk_cpu = machine_busy() - busy_before, children_cpu() - wrk_before
-            results.append(Result(target, warmup, run, app, db, busy - app - db - wrk_cpu))
-            drain(base)
+        if args.hostile_mix:
+            kinds = load_mix.ordinary_kinds(targets) + hostile
+            mixed, failed, other = load_mix.run(
+                wrk, base, kinds, args, work, lambda fn: measured(server, fn), drain
+            )
+        else:
+            results = measure_endpoints(wrk, base, targets, args, work, server)
     except TimeLimit as exc:
         say(f"stopped: {exc}")
         return 2
@@ -587,37 +395,42 @@ def main() -> int:
             say(f"could not flush {REDIS_URL}: {exc}")
         shutil.rmtree(work, ignore_errors=True)
 
-    setup = (
-        f"gunicorn {args.workers} {args.worker_class} workers"
-        + (f" x {args.threads} threads" if args.worker_class == "gthread" else "")
-        + f", {os.cpu_count()} CPUs; wrk -t{args.wrk_threads} -c{args.connections} "
-        f"-d{args.duration:g}s after a {args.warmup:g} s warm-up; requests failed if slower than "
-        f"{args.timeout:g} s"
+    workers = f"gunicorn {args.workers} {args.worker_class} workers" + (
+        f" x {args.threads} threads" if args.worker_class == "gthread" else ""
     )
-    print(f"\nProduction settings, PostgreSQL and Redis on loopback; {setup}.")
+    if args.hostile_mix:
+        wrk_setup = (
+            f"wrk -t{args.connections} -c{args.connections} (one connection a thread), "
+            f"{args.rounds} rounds of {args.duration:g} s ordinary only and {args.duration:g} s "
+            f"with {args.hostile_share:.0%} hostile requests, after a {args.warmup:g} s warm-up"
+        )
+    else:
+        wrk_setup = (
+            f"wrk -t{args.wrk_threads} -c{args.connections} -d{args.duration:g}s after a "
+            f"{args.warmup:g} s warm-up"
+        )
+    print(
+        f"\nProduction settings, PostgreSQL and Redis on loopback; {workers}, {os.cpu_count()} "
+        f"CPUs; {wrk_setup}; requests failed if slower than {args.timeout:g} s."
+    )
     print("gunicorn: " + "; ".join(server.notes))
     print(
         "API throttles raised for this gunicorn only (one client on loopback): "
         + ", ".join(f"{k}={v}" for k, v in THROTTLES.items())
-        + "\n"
+        + ("; the others (write, goldfish) as in production" if args.hostile_mix else "")
     )
-    print(table(results, args.connections, args.timeout))
-    measured = sum(r.run["duration_us"] for r in results) / 1e6
-    if measured:
-        other = max(0.0, sum(r.other_cpu for r in results)) / measured
+    print(f"Load average before the run: {load[0]:.2f}.\n")
+    if not args.hostile_mix:
+        return report_endpoints(results, args)
+    print(mixed)
+    print(other_cpu(*other))
+    if failed:
         print(
-            f"\nLoad average before the run: {load[0]:.2f}. While measuring, other processes on "
-            f"the machine (not gunicorn, PostgreSQL for {DATABASE} or wrk) used {other:.2f} of "
-            f"its {os.cpu_count()} CPUs."
+            f"\nFAILED: {failed} requests failed (ordinary: not a 2xx/3xx within "
+            f"{args.timeout:g} s; hostile: a 5xx or no answer)."
         )
-    total = sum(Result.errors(r.run) for r in results)
-    warm = sum(Result.errors(r.warmup) for r in results)
-    if warm:
-        print(f"\nErrors during the warm-ups: {warm}")
-    if total or warm:
-        print(f"\nFAILED: {total + warm} requests failed (socket errors, timeouts, non-2xx/3xx).")
         return 1
-    print(f"\n0 errors at {args.connections} connections.")
+    print("\nNo request failed: every ordinary one answered in time, no hostile one had a 5xx.")
     return 0
 
 
