@@ -1,5 +1,6 @@
 """Personal API tokens: POST username and password for a token, DELETE it to revoke it."""
 
+from django.contrib.auth.models import User
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.authtoken.models import Token
@@ -9,7 +10,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from cardsite.api.fields import StrictCharField
+
 TokenResponse = inline_serializer("TokenResponse", {"token": serializers.CharField()})
+
+
+class TokenRequestSerializer(AuthTokenSerializer):
+    """DRF's, with JSON strings only, and a username no longer than a user's can be."""
+
+    username = StrictCharField(max_length=User._meta.get_field("username").max_length)
+    password = StrictCharField(trim_whitespace=False, write_only=True)
 
 
 class TokenView(APIView):
@@ -25,12 +35,12 @@ class TokenView(APIView):
         )
 
     @extend_schema(
-        request=AuthTokenSerializer,
+        request=TokenRequestSerializer,
         responses={200: TokenResponse},
         summary="Your API token, for Authorization: Token <token>",
     )
     def post(self, request: Request) -> Response:
-        serializer = AuthTokenSerializer(data=request.data, context={"request": request})
+        serializer = TokenRequestSerializer(data=request.data, context={"request": request})
         serializer.is_valid(raise_exception=True)
         token, _ = Token.objects.get_or_create(user=serializer.validated_data["user"])
         return Response({"token": token.key})
