@@ -3,6 +3,7 @@ password, by whatever path it is set, revokes the user's tokens."""
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.authtoken.models import Token
@@ -12,10 +13,18 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from cardsite.api.fields import StrictCharField
 from cardsite.limits import LimitReached
 from cardsite.lockout import lockout_message, lockout_minutes
 
 TokenResponse = inline_serializer("TokenResponse", {"token": serializers.CharField()})
+
+
+class TokenRequestSerializer(AuthTokenSerializer):
+    """DRF's, with JSON strings only, and a username no longer than a user's can be."""
+
+    username = StrictCharField(max_length=User._meta.get_field("username").max_length)
+    password = StrictCharField(trim_whitespace=False, write_only=True)
 
 
 class TokenView(APIView):
@@ -31,12 +40,12 @@ class TokenView(APIView):
         )
 
     @extend_schema(
-        request=AuthTokenSerializer,
+        request=TokenRequestSerializer,
         responses={200: TokenResponse},
         summary="Your API token, for Authorization: Token <token>",
     )
     def post(self, request: Request) -> Response:
-        serializer = AuthTokenSerializer(data=request.data, context={"request": request})
+        serializer = TokenRequestSerializer(data=request.data, context={"request": request})
         valid = serializer.is_valid()
         # The lockout backend marks the request it was given, the API's own, not Django's.
         if getattr(request, "axes_locked_out", False):

@@ -7,29 +7,21 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from cardsite.api.fields import StrictBooleanField, StrictIntegerField
 from engines.odds import MAX_DECK_SIZE, at_least, at_least_with_mulligan
 
 
-class StrictBooleanField(serializers.BooleanField):
-    """JSON's true or false only: the schema says boolean, so "yes", 1 or "0" is a 400."""
-
-    def to_internal_value(self, data: object) -> bool:
-        if not isinstance(data, bool):
-            self.fail("invalid", input=data)
-        return data
-
-
 class OddsRequest(serializers.Serializer):
-    deck_size = serializers.IntegerField(
+    deck_size = StrictIntegerField(
         min_value=1,
         max_value=MAX_DECK_SIZE,
         help_text=f"Cards in the deck, 1 to {MAX_DECK_SIZE:,}.",
     )
-    copies = serializers.IntegerField(
+    copies = StrictIntegerField(
         min_value=0, max_value=MAX_DECK_SIZE, help_text="Copies of the cards you want."
     )
-    draws = serializers.IntegerField(min_value=0, max_value=MAX_DECK_SIZE, help_text="Cards drawn.")
-    at_least = serializers.IntegerField(
+    draws = StrictIntegerField(min_value=0, max_value=MAX_DECK_SIZE, help_text="Cards drawn.")
+    at_least = StrictIntegerField(
         min_value=0, max_value=MAX_DECK_SIZE, help_text="How many of them you need at least."
     )
     mulligan = StrictBooleanField(default=False, help_text="Allow one mulligan of the hand.")

@@ -1,17 +1,54 @@
 from typing import Any
 
+from django.core.paginator import Paginator
+from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import PageNumberPagination
+from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 
 class StablePagination(PageNumberPagination):
     """count/next/previous/results pages.
 
-    Every list view orders by a unique key, so pages never overlap or skip.
+    Every list view orders by a unique key, so pages never overlap or skip. `page` and
+    `page_size` are held to the schema: a value that is not a whole number in range is a 400
+    naming it (DRF would quietly fall back to the first page or the default size, so a client's
+    typo read as a different request); a page past the last one is a 404.
     """
 
     page_size_query_param = "page_size"
     max_page_size = 200
+    page_size_query_description = f"Results per page, 1 to {max_page_size}."
+    # No ?page=last: the schema says a page is a number.
+    last_page_strings = ()
+
+    def get_page_size(self, request: Request) -> int:
+        return self._whole_number(
+            request, self.page_size_query_param, self.page_size, self.max_page_size
+        )
+
+    def get_page_number(self, request: Request, paginator: Paginator) -> int:
+        return self._whole_number(request, self.page_query_param, 1, None)
+
+    def _whole_number(self, request: Request, name: str, default: int, most: int | None) -> int:
+        values = request.query_params.getlist(name)
+        if not values:
+            return default
+        # One value only: with two, which one would count is an accident of the framework.
+        raw = values[-1] if len(values) == 1 else ""
+        if not (raw.isascii() and raw.isdigit()) or int(raw) < 1 or (most and int(raw) > most):
+            upto = f" from 1 to {most}" if most else " of 1 or more"
+            raise ValidationError({name: [f"Must be one whole number{upto}, got {raw!r}."]})
+        return int(raw)
+
+    def get_schema_operation_parameters(self, view: APIView) -> list[dict[str, Any]]:
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            parameter["schema"]["minimum"] = 1
+            if parameter["name"] == self.page_size_query_param:
+                parameter["schema"]["maximum"] = self.max_page_size
+        return parameters
 
 
 class SearchPagination(StablePagination):

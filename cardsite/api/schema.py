@@ -5,8 +5,13 @@ errors DRF and our handlers can answer with, this schema class adds them to ever
 from what the operation takes and how its view is guarded, all pointing at one Error component.
 Views still declare their own errors where the body carries more (QueryError, StaleVersion...);
 an error a view declares without a body gets the Error body too.
+
+It also states two rules the code keeps that DRF's schema leaves out: that a trimmed string
+may not be blank (whitespace only), and (add_rules_across_fields) a rule across a request
+serializer's fields, its `schema_extra`.
 """
 
+import copy
 from http import HTTPStatus
 from typing import Any
 
@@ -18,9 +23,9 @@ from rest_framework.permissions import SAFE_METHODS
 
 from cardsite.api.pagination import StablePagination
 
-# Paging parameters never make a 400: a bad page_size falls back to the default and a bad page
-# is a 404.
-PAGING_PARAMETERS = {StablePagination.page_query_param, StablePagination.page_size_query_param}
+# Not blank: a character that is not whitespace as str.strip() (DRF's CharField trims with it)
+# counts it: ECMA's \s, and \x1c to \x1f, which Python counts too.
+NOT_BLANK = r"[^\s\u001c-\u001f]"
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -35,6 +40,21 @@ class ErrorSerializer(serializers.Serializer):
 
 
 class ApiSchema(AutoSchema):
+    def _map_serializer_field(
+        self, field: Any, direction: str, bypass_extensions: bool = False
+    ) -> dict[str, Any]:
+        schema: dict[str, Any] = super()._map_serializer_field(field, direction, bypass_extensions)
+        if (
+            direction == "request"
+            and isinstance(field, serializers.CharField)
+            and field.trim_whitespace
+            and not field.allow_blank
+            and schema.get("type") == "string"
+            and "pattern" not in schema
+        ):
+            schema["pattern"] = NOT_BLANK
+        return schema
+
     def get_operation(
         self,
         path: str,
@@ -74,7 +94,7 @@ class ApiSchema(AutoSchema):
         schemes = {name for requirement in operation.get("security", []) for name in requirement}
         authenticators = self.view.get_authenticators()
         errors: dict[int, str] = {}
-        if "requestBody" in operation or query - PAGING_PARAMETERS:
+        if "requestBody" in operation or query:
             errors[400] = "The request has invalid fields or values."
         if schemes:
             # A bad token is refused even where signing in is optional.
@@ -83,6 +103,7 @@ class ApiSchema(AutoSchema):
             isinstance(a, SessionAuthentication) for a in authenticators
         ):
             errors[403] = "Not allowed (or, signed in by session, no CSRF token)."
+        # A page past the last one is a 404 too.
         if any(p["in"] == "path" for p in parameters) or StablePagination.page_query_param in query:
             errors[404] = "No such resource, or no such page."
         if "requestBody" in operation:
@@ -90,3 +111,19 @@ class ApiSchema(AutoSchema):
         if self.view.get_throttles():
             errors[429] = "Too many requests; see Retry-After."
         return errors
+
+
+def add_rules_across_fields(
+    result: dict[str, Any], generator: Any, request: Any, public: bool
+) -> dict[str, Any]:
+    """A drf-spectacular postprocessing hook: each request serializer's `schema_extra` (JSON
+    Schema keywords such as oneOf, for a rule across its fields that its validate() keeps)
+    added to its component. After the enum hook, which would otherwise lift the enums inside
+    those keywords into components of their own."""
+    schemas = result.get("components", {}).get("schemas", {})
+    # The registry has no public way to list its components; they map names to serializers.
+    for component in generator.registry._components.values():
+        extra = getattr(component.object, "schema_extra", None)
+        if extra and component.name.endswith("Request") and component.name in schemas:
+            schemas[component.name].update(copy.deepcopy(extra))
+    return result

@@ -238,7 +238,11 @@ REST_FRAMEWORK = {
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "cardsite API",
-    "DESCRIPTION": "Cards, sets and factions of five card games, and later decks built from them.",
+    "DESCRIPTION": (
+        "Cards, sets and factions of five card games, and decks built from them. Request "
+        "bodies are JSON. No text in a request (a value, a property name, a query string) "
+        "may hold a NUL character or an unpaired surrogate: such a request is a 400."
+    ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # Swagger UI from our own static files, not a CDN (the content security policy allows
@@ -248,6 +252,11 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "SCHEMA_PATH_PREFIX": r"/api/v[0-9]+",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Rules across a request's fields (oneOf and the like), added once enums are named.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "cardsite.api.schema.add_rules_across_fields",
+    ],
     # Two models have a `kind` choice; name their enums instead of letting them collide.
     "ENUM_NAME_OVERRIDES": {
         "FactionKindEnum": "cardsite.catalogue.models.Faction.Kind",

@@ -17,11 +17,13 @@ from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticate
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from cardsite.api.fields import GAME_SLUGS
 from cardsite.api.pagination import StablePagination
 from decks.api.goldfish import goldfish_response
 from decks.api.records import deck_etag, deck_record
 from decks.api.responses import JOB_ACCEPTED, content_error
 from decks.api.serializers import (
+    FORMAT_SLUGS,
     DeckErrorSerializer,
     DeckPatchSerializer,
     DeckSerializer,
@@ -77,10 +79,13 @@ DECK_ETAG = OpenApiParameter(
 
 
 class DeckFilterParams(drf_serializers.Serializer):
-    game = drf_serializers.CharField(required=False)
-    format = drf_serializers.CharField(required=False)
-    faction = drf_serializers.CharField(required=False)
-    card = drf_serializers.CharField(required=False, help_text="A card's short id or exact name.")
+    # An empty value is no filter, as a form sends a field left empty; so the schema allows it.
+    game = drf_serializers.ChoiceField(choices=GAME_SLUGS, required=False, allow_blank=True)
+    format = drf_serializers.ChoiceField(choices=FORMAT_SLUGS, required=False, allow_blank=True)
+    faction = drf_serializers.CharField(required=False, allow_blank=True)
+    card = drf_serializers.CharField(
+        required=False, allow_blank=True, help_text="A card's short id or exact name."
+    )
     mine = drf_serializers.BooleanField(
         required=False, default=False, help_text="Your own decks, of every visibility."
     )

@@ -19,7 +19,7 @@ from decks.api.responses import JOB_ACCEPTED, content_error
 from decks.api.serializers import DeckErrorSerializer, DeckInputSerializer, JobSerializer
 from decks.jobs import proxies_job
 from decks.printing import SheetOrder, deck_order, list_order, print_order
-from decks.proxies import MAX_SHEET_CARDS, parse_options
+from decks.proxies import MAX_BLEED, MAX_GAP, MAX_SHEET_CARDS, PAPERS, SIZES, parse_options
 from decks.selectors import deck_for_reader
 from decks.services import DeckContentError, intake_posted, resolve
 
@@ -32,6 +32,26 @@ SHEET_LIMIT = (
 # A posted list may be longer than a deck: its copies are counted against the sheet's own
 # limit (with the sheet's message) once resolved; this bound keeps the list itself small.
 MAX_LIST_CARDS = MAX_SHEET_CARDS * 99
+
+
+SHEET_PARAMETERS = [
+    OpenApiParameter("paper", str, enum=sorted(PAPERS)),
+    OpenApiParameter("size", str, enum=sorted(SIZES)),
+    OpenApiParameter(
+        "bleed",
+        {"type": "number", "minimum": 0, "maximum": MAX_BLEED},
+        description=f"0 to {MAX_BLEED:g} mm, where the page allows.",
+    ),
+    OpenApiParameter(
+        "gap",
+        {"type": "number", "minimum": 0, "maximum": MAX_GAP},
+        description=f"0 to {MAX_GAP:g} mm between cards, as far as the paper and card size "
+        "leave room (a 400 naming `gap` when they do not).",
+    ),
+    OpenApiParameter(
+        "backs", str, enum=["0", "1", "false", "true"], description="Add mirrored backs pages."
+    ),
+]
 
 
 class DeckProxiesView(APIView):
@@ -47,18 +67,7 @@ class DeckProxiesView(APIView):
     @extend_schema(
         summary="Printable proxies of a deck you can read, as a PDF",
         description=SHEET_LIMIT,
-        parameters=[
-            OpenApiParameter("paper", str, enum=["a4", "letter"]),
-            OpenApiParameter("size", str, enum=["63x88", "2.5x3.5"]),
-            OpenApiParameter("bleed", float, description="0 to 3 mm, where the page allows"),
-            OpenApiParameter("gap", float, description="0 to 10 mm between cards"),
-            OpenApiParameter(
-                "backs",
-                str,
-                enum=["0", "1", "false", "true"],
-                description="Add mirrored backs pages",
-            ),
-        ],
+        parameters=SHEET_PARAMETERS,
         responses={
             (200, "application/pdf"): OpenApiTypes.BINARY,
             202: OpenApiResponse(JobSerializer, description=JOB_ACCEPTED),
@@ -91,13 +100,7 @@ class ListProxiesView(APIView):
         summary="Printable proxies of any list of cards, as a PDF",
         description=SHEET_LIMIT,
         request=DeckInputSerializer,
-        parameters=[
-            OpenApiParameter("paper", str, enum=["a4", "letter"]),
-            OpenApiParameter("size", str, enum=["63x88", "2.5x3.5"]),
-            OpenApiParameter("bleed", float),
-            OpenApiParameter("gap", float),
-            OpenApiParameter("backs", str, enum=["0", "1", "false", "true"]),
-        ],
+        parameters=SHEET_PARAMETERS,
         responses={
             (200, "application/pdf"): OpenApiTypes.BINARY,
             202: OpenApiResponse(JobSerializer, description=JOB_ACCEPTED),

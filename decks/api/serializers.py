@@ -1,38 +1,111 @@
+from collections.abc import Iterable
 from typing import Any
 
-from django.core.validators import slug_re
+from django.core.validators import MaxLengthValidator
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from cardsite.api.fields import GameSlugField, StrictCharField, StrictIntegerField
 from cardsite.api.schema import ErrorSerializer
-from cardsite.catalogue.models import Game
+from decks.decklist import MAX_CODE_CHARS, MAX_QUANTITY
+from decks.services.intake import MAX_ENTRIES
+from engines import ENGINES
+from engines.goldfish import MAX_RUNS, PolicyParam
+
+# The schema lists what the engines fix, across every game; which of them a given game has
+# (its formats, zones, factions, policy options) is checked against the game, a 400 naming
+# the field.
+FORMAT_SLUGS = sorted({f.slug for engine in ENGINES.values() for f in engine.formats})
+ZONE_SLUGS = sorted({z.slug for engine in ENGINES.values() for z in engine.zones})
+
+
+def _kind(default: Any) -> str:
+    if isinstance(default, bool):
+        return "boolean"
+    return "integer" if isinstance(default, int) else "number"
+
+
+def _policy_schema(params: Iterable[PolicyParam], description: str) -> dict[str, Any]:
+    """A `policy` object of these options: each typed like its default, within its range."""
+    options: dict[str, dict[str, Any]] = {}
+    for param in params:
+        option = options.setdefault(param.key, {"type": _kind(param.default)})
+        if option["type"] != _kind(param.default):
+            raise ValueError(f"policy option {param.key} has two types across the games")
+        if param.minimum is not None and param.maximum is not None:
+            option["minimum"] = min(option.get("minimum", param.minimum), param.minimum)
+            option["maximum"] = max(option.get("maximum", param.maximum), param.maximum)
+    return {
+        "type": "object",
+        "properties": dict(sorted(options.items())),
+        "additionalProperties": False,
+        "description": description,
+    }
+
+
+# Every game's options, each with the widest range any game gives it; the body's game (or the
+# deck's) narrows them to its own.
+POLICY_SCHEMA = _policy_schema(
+    [p for engine in ENGINES.values() for p in engine.goldfish_policy],
+    "The game's policy options (see the deck page); absent ones keep their defaults.",
+)
+
+
+def _by_game(*, policy: bool = False) -> list[dict[str, Any]]:
+    """For a body naming its game: what that game allows, one anyOf branch a game, so the
+    schema holds a format, zone or policy option to its game as the code does."""
+    branches = []
+    for slug, engine in sorted(ENGINES.items()):
+        properties: dict[str, Any] = {
+            "game": {"enum": [slug]},
+            "format": {"enum": [f.slug for f in engine.formats]},
+            "cards": {"items": {"properties": {"zone": {"enum": [z.slug for z in engine.zones]}}}},
+        }
+        if policy:
+            properties["policy"] = _policy_schema(engine.goldfish_policy, f"{engine.name}'s.")
+        branches.append({"properties": properties})
+    return branches
+
+
+# Exactly one of these in a body: the schema says so in JSON Schema, as the code checks it.
+CARDS_OR_TEXT = [{"required": ["cards"]}, {"required": ["text"]}]
 
 
 class RequestedCardSerializer(serializers.Serializer):
-    name = serializers.CharField(required=False, max_length=160)
-    id = serializers.CharField(required=False, max_length=12, help_text="A card's short id.")
-    quantity = serializers.IntegerField(min_value=1, max_value=99, default=1)
-    zone = serializers.CharField(
-        required=False, max_length=20, help_text="Inferred from the card's type when absent."
-    )
+    """A card in a posted list: its name or its short id (exactly one), how many, where."""
 
-    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
-        if bool(data.get("name")) == bool(data.get("id")):
-            raise serializers.ValidationError("Give a card's name or its id, not both.")
-        return data
+    schema_extra = {"oneOf": [{"required": ["name"]}, {"required": ["id"]}]}
+
+    name = StrictCharField(required=False, max_length=160)
+    id = StrictCharField(required=False, max_length=12, help_text="A card's short id.")
+    quantity = StrictIntegerField(min_value=1, max_value=MAX_QUANTITY, default=1)
+    zone = serializers.ChoiceField(
+        choices=ZONE_SLUGS,
+        required=False,
+        help_text="One of the game's zones; inferred from the card's type when absent.",
+    )
 
 
 @extend_schema_field(RequestedCardSerializer(many=True))
 class CardListField(serializers.Field):
     """A deck's cards, checked as RequestedCardSerializer(many=True) would check them, with
-    the same per-card errors, but in plain Python: a 50-card deck spent most of its
-    validation building 200 DRF field runs."""
+    the same per-card errors, but with its fields run by hand: a 50-card deck spent most of
+    its validation building 200 DRF field runs."""
 
-    quantity = RequestedCardSerializer().fields["quantity"]
+    fields = RequestedCardSerializer().fields
+    keys = ("name", "id", "quantity", "zone")
+
+    def __init__(self, **kwargs: Any) -> None:
+        # Declared as a validator for the schema's maxItems; checked first, below.
+        super().__init__(validators=[MaxLengthValidator(MAX_ENTRIES)], **kwargs)
 
     def to_internal_value(self, data: Any) -> list[dict[str, Any]]:
         if not isinstance(data, list):
             raise serializers.ValidationError("Expected a list of cards.")
+        if len(data) > MAX_ENTRIES:
+            raise serializers.ValidationError(
+                f"A deck has at most {MAX_ENTRIES} entries; this one has {len(data):,}."
+            )
         out, errors, failed = [], [], False
         for item in data:
             card, problems = self._card(item)
@@ -48,51 +121,33 @@ class CardListField(serializers.Field):
             return {}, {"non_field_errors": ["Expected a card: an object with a name or id."]}
         card: dict[str, Any] = {"quantity": 1}
         problems: dict[str, list[str]] = {}
-        for key, limit in (("name", 160), ("id", 12), ("zone", 20)):
-            if key not in item:
-                continue
-            value = item[key]
-            if isinstance(value, int | float) and not isinstance(value, bool):
-                value = str(value)
-            if not isinstance(value, str):
-                problems[key] = ["Not a valid string."]
-            elif "\x00" in value:
-                problems[key] = ["Null characters are not allowed."]
-            elif len(value) > limit:
-                problems[key] = [f"Ensure this field has no more than {limit} characters."]
-            else:
-                card[key] = value.strip()
-        if "quantity" in item:
-            try:
-                card["quantity"] = self.quantity.run_validation(item["quantity"])
-            except serializers.ValidationError as exc:
-                problems["quantity"] = [str(m) for m in exc.detail]
-        if not problems and bool(card.get("name")) == bool(card.get("id")):
+        for key in self.keys:
+            if key in item:
+                try:
+                    card[key] = self.fields[key].run_validation(item[key])
+                except serializers.ValidationError as exc:
+                    problems[key] = [str(m) for m in exc.detail]
+        if not problems and ("name" in card) == ("id" in card):
             problems["non_field_errors"] = ["Give a card's name or its id, not both."]
         return card, problems
 
 
-class GameSlugField(serializers.SlugRelatedField):
-    """A game, by its slug. What cannot be a slug is refused before the lookup: PostgreSQL
-    fails a query holding a NUL character with an error, not an empty result."""
-
-    def to_internal_value(self, data: Any) -> Game:
-        if isinstance(data, str) and not slug_re.fullmatch(data):
-            self.fail("does_not_exist", slug_name=self.slug_field, value=data)
-        return super().to_internal_value(data)
-
-
 class DeckInputSerializer(serializers.Serializer):
-    game = GameSlugField(slug_field="slug", queryset=Game.objects.all())
-    format = serializers.CharField(max_length=40)
-    faction = serializers.CharField(
+    schema_extra = {"oneOf": CARDS_OR_TEXT, "anyOf": _by_game()}
+
+    game = GameSlugField()
+    format = serializers.ChoiceField(
+        choices=FORMAT_SLUGS, help_text="One of the game's formats (see its formats)."
+    )
+    faction = StrictCharField(
         required=False,
         allow_null=True,
         max_length=60,
-        help_text="Inferred from the cards when absent.",
+        help_text="One of the game's factions, by name or slug; inferred from the cards when "
+        "absent.",
     )
     cards = CardListField(required=False)
-    text = serializers.CharField(
+    text = StrictCharField(
         required=False,
         max_length=100_000,
         help_text="A decklist in the text format instead of `cards`.",
@@ -169,17 +224,19 @@ class FormatSerializer(serializers.Serializer):
 
 
 class DeckWriteSerializer(DeckInputSerializer):
-    name = serializers.CharField(max_length=120)
-    description = serializers.CharField(
-        required=False, allow_blank=True, default="", max_length=5_000
-    )
+    schema_extra = {"oneOf": [*CARDS_OR_TEXT, {"required": ["code"]}], "anyOf": _by_game()}
+
+    name = StrictCharField(max_length=120)
+    description = StrictCharField(required=False, allow_blank=True, default="", max_length=5_000)
     visibility = serializers.ChoiceField(
         choices=["private", "unlisted", "public"], default="private"
     )
-    code = serializers.CharField(
-        required=False, max_length=20_000, help_text="A deck code instead of `cards` or `text`."
+    code = StrictCharField(
+        required=False,
+        max_length=MAX_CODE_CHARS,
+        help_text="A deck code instead of `cards` or `text`.",
     )
-    version = serializers.IntegerField(
+    version = StrictIntegerField(
         required=False, min_value=1, help_text="On update: the version you read (or If-Match)."
     )
 
@@ -198,14 +255,21 @@ class DeckWriteSerializer(DeckInputSerializer):
 
 
 class DeckPatchSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=120, required=False)
-    description = serializers.CharField(required=False, allow_blank=True, max_length=5_000)
+    schema_extra = {"not": {"required": ["cards", "text"]}}
+
+    name = StrictCharField(max_length=120, required=False)
+    description = StrictCharField(required=False, allow_blank=True, max_length=5_000)
     visibility = serializers.ChoiceField(choices=["private", "unlisted", "public"], required=False)
-    format = serializers.CharField(max_length=40, required=False)
-    faction = serializers.CharField(required=False, allow_null=True, max_length=60)
+    format = serializers.ChoiceField(choices=FORMAT_SLUGS, required=False)
+    faction = StrictCharField(required=False, allow_null=True, max_length=60)
     cards = CardListField(required=False)
-    text = serializers.CharField(required=False, max_length=100_000)
-    version = serializers.IntegerField(required=False, min_value=1)
+    text = StrictCharField(required=False, max_length=100_000)
+    version = StrictIntegerField(required=False, min_value=1)
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        if "cards" in data and "text" in data:
+            raise serializers.ValidationError("Give the deck as `cards` or as `text`, not both.")
+        return data
 
 
 class DeckEntrySerializer(serializers.Serializer):
@@ -237,18 +301,28 @@ class DeckSerializer(serializers.Serializer):
     entries = DeckEntrySerializer(many=True)
 
 
+@extend_schema_field(POLICY_SCHEMA)
+class PolicyField(serializers.DictField):
+    pass
+
+
 class GoldfishSerializer(serializers.Serializer):
-    runs = serializers.IntegerField(
-        default=1000, help_text="Games to simulate (at most 1,000,000)."
+    runs = StrictIntegerField(
+        default=1000,
+        min_value=1,
+        max_value=MAX_RUNS,
+        error_messages={
+            key: f"runs must be between 1 and {MAX_RUNS:,}." for key in ("min_value", "max_value")
+        },
+        help_text=f"Games to simulate, 1 to {MAX_RUNS:,} (fewer as the policy's games grow "
+        "longer).",
     )
-    seed = serializers.IntegerField(default=0, help_text="The same seed gives the same answer.")
-    policy = serializers.DictField(
-        required=False, default=dict, help_text="The game's policy options (see the deck page)."
-    )
+    seed = StrictIntegerField(default=0, help_text="The same seed gives the same answer.")
+    policy = PolicyField(required=False, default=dict)
 
 
 class GoldfishListSerializer(DeckInputSerializer, GoldfishSerializer):
-    pass
+    schema_extra = {"oneOf": CARDS_OR_TEXT, "anyOf": _by_game(policy=True)}
 
 
 class GoldfishResultSerializer(serializers.Serializer):

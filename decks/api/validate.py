@@ -9,6 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from cardsite.api.fields import GAME_SLUG_PARAMETER
 from cardsite.catalogue.models import Game
 from decks.api.serializers import CheckResultSerializer, DeckInputSerializer, FormatSerializer
 from decks.services import check, game_snapshot, intake_posted, problem_json, resolve
@@ -52,6 +53,7 @@ class FormatsView(APIView):
 
     @extend_schema(
         summary="A game's deck formats and their construction rules",
+        parameters=[GAME_SLUG_PARAMETER],
         responses={200: FormatSerializer(many=True)},
     )
     def get(self, request: Request, slug: str) -> Response:

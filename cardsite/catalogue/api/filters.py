@@ -5,10 +5,17 @@ An unknown value is a 400 that names it, not a silently empty page.
 
 from django.db.models import QuerySet
 from django_filters import rest_framework as filters
+from drf_spectacular.utils import extend_schema_field
 from rest_framework.exceptions import ValidationError
 
+from cardsite.api.fields import GAME_SLUGS
 from cardsite.catalogue.models import Card, CardSet, CardType, Faction, Game
 from engines.base import slugify
+
+# Games are the engines' (a fixed set, so the schema lists them); sets, factions and types are
+# catalogue data. An empty value is no filter, as a form sends a field left empty, so the
+# schema allows it.
+GAME_FILTER_SCHEMA = {"type": "string", "enum": [*GAME_SLUGS, ""]}
 
 
 def _require(model: type, field: str, lookup: dict[str, str], what: str, value: str) -> None:
@@ -28,6 +35,7 @@ class CardFilter(filters.FilterSet):
         model = Card
         fields: list[str] = []
 
+    @extend_schema_field(GAME_FILTER_SCHEMA)
     def filter_game(self, cards: QuerySet[Card], name: str, value: str) -> QuerySet[Card]:
         game_id = Game.objects.filter(slug=value).values_list("id", flat=True).first()
         if game_id is None:
@@ -55,6 +63,7 @@ class SetFilter(filters.FilterSet):
         model = CardSet
         fields: list[str] = []
 
+    @extend_schema_field(GAME_FILTER_SCHEMA)
     def filter_game(self, sets: QuerySet[CardSet], name: str, value: str) -> QuerySet[CardSet]:
         _require(Game, "game", {"slug": value}, "game", value)
         return sets.filter(game__slug=value)

@@ -3,7 +3,6 @@
 import json
 from typing import Any
 
-from django.core.validators import slug_re
 from django.db.models import QuerySet
 from django.utils.decorators import method_decorator
 from django.views.decorators.http import condition
@@ -18,6 +17,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from cardsite.api.fields import GAME_SLUG_PARAMETER, GAME_SLUGS
 from cardsite.api.pagination import SearchPagination
 from cardsite.api.schema import ErrorSerializer
 from cardsite.catalogue import selectors
@@ -46,7 +46,10 @@ from cardsite.catalogue.search.query import QuerySyntaxError
 
 @extend_schema_view(
     list=extend_schema(summary="List the games"),
-    retrieve=extend_schema(summary="A game, with its stat schema, types, zones, sets and glossary"),
+    retrieve=extend_schema(
+        summary="A game, with its stat schema, types, zones, sets and glossary",
+        parameters=[GAME_SLUG_PARAMETER],
+    ),
 )
 class GameViewSet(viewsets.ReadOnlyModelViewSet):
     lookup_field = "slug"
@@ -113,7 +116,6 @@ def _filters_key(request: Request) -> str:
                 f"deep; numbers between {QUERY_NUMBER_MIN:,} and {QUERY_NUMBER_MAX:,}. "
                 "Beyond a limit the answer is a 400 (code=invalid_query) naming it.",
             ),
-            OpenApiParameter("page_size", int, description="Cards per page, at most 200."),
         ],
         responses={200: CardSerializer(many=True), 400: QueryErrorSerializer},
     ),
@@ -183,7 +185,13 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
     @extend_schema(
         summary="One card by name: exactly, or forgiving typos and punctuation",
         parameters=[
-            OpenApiParameter("game", str, description="Game slug; all games when absent."),
+            OpenApiParameter(
+                "game",
+                str,
+                # Empty is absent, as a form sends a field left empty.
+                enum=[*GAME_SLUGS, ""],
+                description="Game slug; all games when absent or empty.",
+            ),
             OpenApiParameter(
                 "fuzzy",
                 str,
@@ -204,8 +212,8 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
                 status=status.HTTP_400_BAD_REQUEST,
             )
         game = params.get("game")
-        # Checked as a slug first: PostgreSQL refuses a query holding a NUL character.
-        if game and not (slug_re.fullmatch(game) and Game.objects.filter(slug=game).exists()):
+        # Checked against the engines before any query: PostgreSQL refuses one holding a NUL.
+        if game and not (game in GAME_SLUGS and Game.objects.filter(slug=game).exists()):
             return Response(
                 {
                     "code": "invalid",
