@@ -32,7 +32,7 @@ def hostile_kinds(*, owner: Any, decklist: dict[str, Any], goldfish: bool) -> li
 
     from cardsite.api.parsers import MAX_JSON_DEPTH
     from cardsite.catalogue.models import Card
-    from cardsite.catalogue.search.compile import MAX_LENGTH
+    from cardsite.catalogue.search.limits import MAX_QUERY_LENGTH, MAX_QUERY_TERMS
     from decks.api.serializers import DeckInputSerializer
     from decks.decklist import MAX_CODE_BYTES, MAX_CODE_CHARS
     from decks.services.intake import MAX_LINES
@@ -73,10 +73,10 @@ def hostile_kinds(*, owner: Any, decklist: dict[str, Any], goldfish: bool) -> li
     token, _ = Token.objects.get_or_create(user=owner)
 
     # Every term a faction lookup that finds nothing (the costliest term measured: a query of
-    # each per term), up to the length limit, and one term that no cache has seen.
+    # each per term), up to the term and length limits, and one term no cache has seen.
     terms, query = 0, f"-zq{UNIQUE}"
-    room = MAX_LENGTH - 24 + len(UNIQUE)  # room for the number: 6 digits, t, 2, n, 6 more
-    while len(query) + len(f" -f:zz{terms}") <= room:
+    room = MAX_QUERY_LENGTH - 24 + len(UNIQUE)  # room for the number: 6 digits, t, 2, n, 6 more
+    while terms < MAX_QUERY_TERMS - 1 and len(query) + len(f" -f:zz{terms}") <= room:
         query += f" -f:zz{terms}"
         terms += 1
     q = urllib.parse.quote(query)
