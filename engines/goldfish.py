@@ -86,12 +86,8 @@ def work_of(
 def max_runs_for(params: Sequence[PolicyParam], policy: Mapping[str, Any]) -> int:
     """The most runs this policy may ask for: MAX_RUNS at the defaults, fewer as the knobs
     that multiply a game's work (turns, battles, rounds) grow past them."""
-    default = scaled = 1.0
-    for p in params:
-        if p.work:
-            default *= p.default
-            scaled *= max(policy.get(p.key, p.default), 1)
-    return max(1, int(MAX_RUNS * default / scaled)) if scaled > default else MAX_RUNS
+    scale = work_of(params, policy, 1)
+    return MAX_RUNS if scale <= 1 else max(1, int(MAX_RUNS / scale))
 
 
 def copies(cards: Iterable[DeckCard], zone: str | None = None) -> list[DeckCard]:

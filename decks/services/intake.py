@@ -13,7 +13,6 @@ from typing import Any
 
 from decks.decklist import (
     CODE_PREFIX,
-    MAX_CODE_CHARS,
     MAX_QUANTITY,
     DeckCodeError,
     decode_code,
@@ -28,7 +27,6 @@ from engines.rules import Problem, Severity
 # request is refused with a 400 naming the limit before a card is looked up.
 MAX_LINES = 1_000
 MAX_ENTRIES = 500
-__all__ = ["MAX_CODE_CHARS", "MAX_ENTRIES", "MAX_LINES", "MAX_QUANTITY"]
 
 
 @dataclass(frozen=True)

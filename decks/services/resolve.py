@@ -7,8 +7,10 @@ and only when there is such a miss) and "did you mean" suggestions for unknown n
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
 
 from cardsite.catalogue.models import Card
 from cardsite.catalogue.search import names
@@ -52,9 +54,29 @@ class ResolvedDeck:
     faction: FactionRef | None
     faction_given: bool = False
 
-    @property
+    # Cached: checking every format of a game, the counts, the hand and the odds all read
+    # the same plain cards, which need building only once.
+    @cached_property
     def deck_cards(self) -> tuple[DeckCard, ...]:
         return tuple(e.deck_card() for e in self.entries)
+
+    @cached_property
+    def counts(self) -> dict[str, Any]:
+        """Cards by zone, by type and by faction, and the total."""
+        zones: Counter[str] = Counter()
+        types: Counter[str] = Counter()
+        factions: Counter[str] = Counter()
+        for e in self.entries:
+            zones[e.zone] += e.quantity
+            types[e.card.card_type or "type not given"] += e.quantity
+            for name in e.card.factions or ("none",):
+                factions[name] += e.quantity
+        return {
+            "total": sum(zones.values()),
+            "zones": dict(zones),
+            "types": dict(types),
+            "factions": dict(factions),
+        }
 
     @property
     def unsavable(self) -> tuple[Problem, ...]:

@@ -6,7 +6,6 @@ serializer or a template shows them; they are sorted once, here.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -47,7 +46,7 @@ def check(resolved: ResolvedDeck, format_slug: str) -> CheckResult:
         format=fmt,
         legal=not any(p.severity == Severity.ERROR for p in problems),
         problems=tuple(_merged(problems)),
-        counts=counts(resolved),
+        counts=resolved.counts,
         faction=faction.name if faction else None,
     )
 
@@ -73,23 +72,6 @@ def _merged(problems: list[Problem]) -> list[Problem]:
         seen.setdefault(key, len(out))
         out.append(p)
     return out
-
-
-def counts(resolved: ResolvedDeck) -> dict[str, Any]:
-    zones: Counter[str] = Counter()
-    types: Counter[str] = Counter()
-    factions: Counter[str] = Counter()
-    for e in resolved.entries:
-        zones[e.zone] += e.quantity
-        types[e.card.card_type or "type not given"] += e.quantity
-        for name in e.card.factions or ("none",):
-            factions[name] += e.quantity
-    return {
-        "total": sum(zones.values()),
-        "zones": dict(zones),
-        "types": dict(types),
-        "factions": dict(factions),
-    }
 
 
 def problem_json(p: Problem) -> dict[str, Any]:

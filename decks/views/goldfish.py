@@ -91,7 +91,7 @@ def deck_goldfish(request: HttpRequest, deck_id: str) -> HttpResponse:
         else:
             if response is not None:
                 return response
-    context["policy"] = _knobs(request, engine, context.get("policy_used"))
+    context["policy"] = _knobs(engine, context.get("policy_used"))
     return render(request, "decks/goldfish.html", context)
 
 
@@ -163,6 +163,6 @@ def _shown(
     }
 
 
-def _knobs(request: HttpRequest, engine: Any, used: dict[str, Any] | None) -> list[Any]:
+def _knobs(engine: Any, used: dict[str, Any] | None) -> list[Any]:
     """Each policy knob with the value to show: the one just simulated, else its default."""
     return [(p, (used or {}).get(p.key, p.default)) for p in engine.goldfish_policy]
