@@ -131,8 +131,9 @@ STATIC_URL = "static/"
 STATIC_ROOT = env.path("STATIC_ROOT", default=BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [
     BASE_DIR / "cardsite" / "static",
-    # Installed by `npm ci` (make install), served as static/vendor/htmx/.
+    # Installed by `npm ci` (make install), served as static/vendor/<name>/.
     ("vendor/htmx", BASE_DIR / "node_modules" / "htmx.org" / "dist"),
+    ("vendor/chartjs", BASE_DIR / "node_modules" / "chart.js" / "dist"),
 ]
 MEDIA_URL = "media/"
 MEDIA_ROOT = env.path("MEDIA_ROOT", default=BASE_DIR / "media")

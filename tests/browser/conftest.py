@@ -7,7 +7,8 @@ so one server thread serves the already-loaded, committed fixtures for the whole
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from django.contrib.staticfiles.handlers import StaticFilesHandler
@@ -104,3 +105,43 @@ def page(browser):
     page = context.new_page()
     yield page
     context.close()
+
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / ".test-screenshots"
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def shoot(page, request) -> Callable[[str], list[Path]]:
+    """shoot("name") saves the page as it is now at desktop width and at 390 px, in the light
+    and the dark theme, under .test-screenshots/<test>/, to be looked at; the page is put back
+    as it was. Returns the files written."""
+
+    def take(name: str) -> list[Path]:
+        folder = SCREENSHOTS / request.node.name
+        folder.mkdir(parents=True, exist_ok=True)
+        before = page.viewport_size or DESKTOP
+        written = []
+        for width_name, size in (("desktop", DESKTOP), ("390", PHONE)):
+            page.set_viewport_size(size)
+            for theme in ("light", "dark"):
+                page.emulate_media(color_scheme=theme)
+                path = folder / f"{name}-{width_name}-{theme}.png"
+                page.screenshot(path=str(path), full_page=True)
+                written.append(path)
+        page.set_viewport_size(before)
+        page.emulate_media(color_scheme="light")
+        return written
+
+    return take
+
+
+def sign_in(page, server: str, username: str, password: str) -> None:
+    page.goto(server + "/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Log in").click()
+    from playwright.sync_api import expect
+
+    expect(page.get_by_role("button", name=f"Log out {username}")).to_be_visible()
