@@ -3,7 +3,18 @@
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
-from engines.base import CardTypeSpec, FaceLayout, GameEngine, StatField, StatKind, Zone
+from engines.base import (
+    CardTypeSpec,
+    FaceLayout,
+    GameEngine,
+    ResultChart,
+    StatField,
+    StatKind,
+    Zone,
+    by_faction,
+    by_type,
+    curve,
+)
 from engines.goldfish import (
     PolicyParam,
     by_turn,
@@ -142,7 +153,12 @@ ENGINE = GameEngine(
         badge_keyword_kinds=("battle",),
     ),
     formats=FORMATS,
-    chart_stat="attack",
+    # A Battle card adds Attack and Defence to one battle (Battle Cards): side by side.
+    charts=(
+        curve("Battle bonuses", "attack", "defence", axis="Bonus"),
+        by_type(),
+        by_faction(),
+    ),
 )
 
 
@@ -234,6 +250,12 @@ ENGINE = replace(
     goldfish=goldfish,
     goldfish_policy=GOLDFISH_POLICY,
     goldfish_cost=4,
+    goldfish_charts=(
+        ResultChart("attack", "Attack bonus of the Battle cards played", "Attack", "Cards played"),
+        ResultChart(
+            "defence", "Defence bonus of the Battle cards played", "Defence", "Cards played"
+        ),
+    ),
     hand=HandRules(
         opening=4,
         zone="battle",

@@ -8,9 +8,13 @@ from engines.base import (
     FaceLayout,
     GameEngine,
     HandOdds,
+    ResultChart,
     StatField,
     StatKind,
     Zone,
+    by_faction,
+    by_type,
+    curve,
 )
 from engines.goldfish import (
     PolicyParam,
@@ -157,7 +161,11 @@ ENGINE = GameEngine(
         lead_keyword_kinds=("trigger",),
     ),
     formats=FORMATS,
-    chart_stat="cq",
+    charts=(
+        curve("Cards by Conquest Value", "cq", axis="Conquest Value (CQ)"),
+        by_type(),
+        by_faction(),
+    ),
 )
 
 
@@ -264,6 +272,10 @@ ENGINE = replace(
     ENGINE,
     goldfish=goldfish,
     goldfish_policy=GOLDFISH_POLICY,
+    goldfish_charts=(
+        ResultChart("total_cq", "CQ tallied over a game", "Total CQ"),
+        ResultChart("cq_per_battle", "CQ tallied in battle {part}", "CQ"),
+    ),
     hand=HandRules(
         opening=SUPPLY_DROP,
         per_turn=SUPPLY_DROP,

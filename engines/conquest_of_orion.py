@@ -3,7 +3,18 @@
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
-from engines.base import CardTypeSpec, FaceLayout, GameEngine, StatField, StatKind, Zone
+from engines.base import (
+    CardTypeSpec,
+    FaceLayout,
+    GameEngine,
+    ResultChart,
+    StatField,
+    StatKind,
+    Zone,
+    by_faction,
+    by_type,
+    curve,
+)
 from engines.goldfish import (
     PolicyParam,
     by_turn,
@@ -196,7 +207,13 @@ ENGINE = GameEngine(
         ),
     ),
     formats=FORMATS,
-    chart_stat="tier",
+    # A card needs Blue, Gold and Red (§1.1, 3. Cost) and a Tier (§1.7): a curve of each.
+    charts=(
+        curve("Cost curve", "cost_blue", "cost_gold", "cost_red", axis="Cost", skip_zero=True),
+        curve("Cards by Tier", "tier", axis="Tier requirement"),
+        by_type(),
+        by_faction("Cards by race", axis="Race"),
+    ),
 )
 
 
@@ -341,6 +358,14 @@ ENGINE = replace(
     goldfish=goldfish,
     goldfish_policy=GOLDFISH_POLICY,
     goldfish_cost=14,
+    goldfish_charts=(
+        ResultChart(
+            "playable_cards_per_turn",
+            "Playable cards in hand, by turn",
+            "Turn",
+            "Playable cards (mean of the games)",
+        ),
+    ),
     unaligned_label="No race",
     hand=HandRules(
         opening=4,

@@ -1,10 +1,11 @@
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 
 from engines import ENGINES, get_engine
-from engines.base import slugify
+from engines.base import ChartKind, by_type, curve, slugify
 
 GAMES = [
     "conquest-alpha-tactics",
@@ -120,13 +121,27 @@ def test_slugs_fold_accents_and_apostrophes():
     assert slugify("Café Noir") == "cafe-noir"
 
 
-def test_each_game_charts_decks_by_its_main_number():
-    assert {slug: e.chart_stat for slug, e in ENGINES.items()} == {
-        "conquest-of-fates": "cq",
-        "conquest-of-orion": "tier",
-        "fate-foretold": None,
-        "conquest-alpha-tactics": "combat_power",
-        "conquest-for-the-capital": "attack",
+def test_each_game_charts_its_main_numbers_then_its_types_and_factions():
+    curves = {
+        slug: [c.stats for c in e.charts if c.kind is ChartKind.CURVE]
+        for slug, e in ENGINES.items()
+    }
+    assert curves == {
+        "conquest-of-fates": [("cq",)],
+        "conquest-of-orion": [("cost_blue", "cost_gold", "cost_red"), ("tier",)],
+        "fate-foretold": [],
+        "conquest-alpha-tactics": [("combat_power",)],
+        "conquest-for-the-capital": [("attack", "defence")],
     }
     for engine in ENGINES.values():
-        assert engine.chart_stat is None or engine.stat(engine.chart_stat) is not None
+        assert [c.kind for c in engine.charts][-2:] == [ChartKind.TYPES, ChartKind.FACTIONS]
+    assert get_engine("fate-foretold").charts[-1].title == "Cards by suit"
+    assert get_engine("conquest-of-orion").charts[-1].title == "Cards by race"
+
+
+def test_a_chart_of_a_stat_that_is_not_a_whole_number_is_refused():
+    engine = get_engine("conquest-for-the-capital")
+    with pytest.raises(ValueError, match="timing is no number"):
+        replace(engine, charts=(curve("Timing", "timing"),))
+    with pytest.raises(ValueError, match="share a title"):
+        replace(engine, charts=(by_type(), by_type()))
