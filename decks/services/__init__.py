@@ -1,7 +1,8 @@
 """The deck pipeline: every deck is read (intake), resolved against a snapshot of its game's
-cards (resolve), checked by its engine (validate), written (write) and played (play) here,
-whether it came from the API, a page, a background job or the command line."""
+cards (resolve), checked by its engine (validate), written (write), played (play) and charted
+(charts) here, whether it came from the API, a page, a background job or the command line."""
 
+from decks.services.charts import ChartSeries, DeckChart, deck_charts, goldfish_charts
 from decks.services.intake import (
     Intake,
     RequestedCard,
@@ -41,7 +42,9 @@ from decks.services.write import (
 
 __all__ = [
     "UNSAVABLE",
+    "ChartSeries",
     "CheckResult",
+    "DeckChart",
     "DeckConflict",
     "DeckContentError",
     "GameSnapshot",
@@ -52,6 +55,7 @@ __all__ = [
     "SampleHand",
     "SnapCard",
     "check",
+    "deck_charts",
     "deck_create",
     "deck_delete",
     "deck_fork",
@@ -59,6 +63,7 @@ __all__ = [
     "deck_update",
     "format_for",
     "game_snapshot",
+    "goldfish_charts",
     "goldfish_check",
     "goldfish_run",
     "goldfish_work",
