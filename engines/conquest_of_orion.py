@@ -363,7 +363,7 @@ ENGINE = replace(
             "playable_cards_per_turn",
             "Playable cards in hand, by turn",
             "Turn",
-            "Playable cards (mean of the games)",
+            "Playable cards (mean)",
         ),
     ),
     unaligned_label="No race",

@@ -23,6 +23,7 @@ from decks.services import (
     DeckContentError,
     ResolvedEntry,
     check,
+    deck_charts,
     deck_create,
     deck_delete,
     deck_fork,
@@ -32,7 +33,7 @@ from decks.services import (
     intake_pasted,
     resolve,
 )
-from decks.views.common import curve, owned_or_404, readable_or_404, version_in
+from decks.views.common import owned_or_404, readable_or_404, version_in
 from engines.errors import InputError
 
 BUILDER_RESULTS = 30
@@ -55,7 +56,7 @@ def panel_context(deck: Deck) -> dict[str, Any]:
         "result": check(resolved, deck.format),
         "format": deck.game.engine.format(deck.format),
         "zones": [(zones.get(z, z), z, es) for z, es in sorted(by_zone.items())],
-        "chart": curve(resolved),
+        "charts": deck_charts(resolved),
     }
 
 

@@ -1,15 +1,12 @@
-"""What several deck pages share: finding the deck and drawing its curve."""
+"""What several deck pages share: finding the deck and reading the version a form was built
+from."""
 
 from __future__ import annotations
-
-from collections import Counter
-from typing import Any
 
 from django.http import Http404, HttpRequest
 
 from decks.models import Deck
 from decks.selectors import deck_for_reader
-from decks.services import ResolvedDeck
 
 
 def readable_or_404(request: HttpRequest, deck_id: str) -> Deck:
@@ -24,28 +21,6 @@ def owned_or_404(request: HttpRequest, deck_id: str) -> Deck:
     if deck is None or deck.owner_id != request.user.id:
         raise Http404("No deck of yours with that id.")
     return deck
-
-
-def curve(resolved: ResolvedDeck) -> dict[str, Any] | None:
-    """Cards per value of the game's main number, as bars scaled to the tallest."""
-    engine = resolved.snapshot.engine
-    key = engine.chart_stat
-    spec = engine.stat(key) if key else None
-    if key is None or spec is None:
-        return None
-    counts: Counter[int] = Counter()
-    for entry in resolved.entries:
-        value = entry.card.stats.get(key)
-        if isinstance(value, int):
-            counts[value] += entry.quantity
-    if not counts:
-        return None
-    tallest = max(counts.values())
-    bars = [
-        {"value": v, "count": counts.get(v, 0), "percent": round(100 * counts.get(v, 0) / tallest)}
-        for v in range(min(counts), max(counts) + 1)
-    ]
-    return {"label": spec.label, "bars": bars}
 
 
 def version_in(request: HttpRequest) -> int | None:

@@ -15,8 +15,8 @@ from decks.jobs import proxies_job
 from decks.printing import deck_order, print_order
 from decks.proxies import parse_options
 from decks.selectors import decks_listed
-from decks.services import ResolvedEntry, check, intake_deck, legality, resolve
-from decks.views.common import curve, readable_or_404
+from decks.services import ResolvedEntry, check, deck_charts, intake_deck, legality, resolve
+from decks.views.common import readable_or_404
 from engines.errors import InputError
 
 TYPE_NOT_GIVEN = "Type not given"
@@ -46,7 +46,7 @@ def deck_detail(request: HttpRequest, deck_id: str) -> HttpResponse:
             "share_url": request.build_absolute_uri(deck.get_absolute_url()),
             "format": deck.game.engine.format(deck.format),
             "legality": [(r.format, r.legal) for r in results],
-            "chart": curve(resolved),
+            "charts": deck_charts(resolved),
         },
     )
 
