@@ -68,6 +68,18 @@
     return value.toLocaleString(undefined, { maximumFractionDigits: 2 });
   }
 
+  // A long name as lines of about 14 characters: the side axis may take at most half a
+  // small chart's width, and Chart.js cuts what does not fit.
+  function wrapped(label) {
+    const lines = [];
+    for (const word of String(label).split(" ")) {
+      const last = lines.length - 1;
+      if (last >= 0 && lines[last].length + word.length < 14) lines[last] += ` ${word}`;
+      else lines.push(word);
+    }
+    return lines.length > 1 ? lines : label;
+  }
+
   function options(data, colours, animate) {
     const share = data.unit === "share";
     // Named categories (types, factions) lie along the side, where long names fit.
@@ -128,7 +140,7 @@
           titleFont: { family: colours.font, weight: "bold" },
           bodyFont: { family: colours.font },
           callbacks: {
-            title: (items) => `${data.x}: ${items[0].label}`,
+            title: (items) => `${data.x}: ${data.labels[items[0].dataIndex]}`,
             label: (item) => ` ${item.dataset.label}: ${shown(item.raw, data.unit)}`,
           },
         },
@@ -145,12 +157,14 @@
     if (!data.numbered) {
       // A row per category: tall enough for each name, however many there are.
       const legend = data.series.length > 1 ? 24 : 0;
-      figure.querySelector(".chart-canvas").style.height = `${data.labels.length * 26 + 64 + legend}px`;
+      const lines = data.labels.map((l) => [wrapped(l)].flat().length).reduce((a, b) => a + b, 0);
+      figure.querySelector(".chart-canvas").style.height =
+        `${data.labels.length * 14 + lines * 14 + 64 + legend}px`;
     }
     new Chart(canvas, {
       type: "bar",
       data: {
-        labels: data.labels,
+        labels: data.numbered ? data.labels : data.labels.map(wrapped),
         datasets: data.series.map((s) => {
           const colour = legible(s.colour || colours.accent, colours.surface);
           return {
