@@ -146,3 +146,11 @@ def test_the_goldfish_page_draws_its_simulation_with_the_same_charts(client, own
     assert sum(total["series"][0]["values"]) == 200
     assert len(table_of(page, "total-cq")) == len(total["labels"])
     assert json_of(page, "cq-per-battle-3")["title"] == "CQ tallied in battle 3"
+
+
+def test_a_boosted_page_load_brings_the_chart_scripts_as_a_full_page_does(client, owner):
+    deck = deck_of(owner, "conquest-of-orion", "ORI-SMP")
+    page = client.get(
+        deck.get_absolute_url(), headers={"HX-Request": "true", "HX-Boosted": "true"}
+    ).content.decode()
+    assert all(script in page for script in SCRIPTS)
