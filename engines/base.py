@@ -175,8 +175,8 @@ class ChartSpec:
     axis: str
     # CURVE: the stats, one series each, drawn side by side.
     stats: tuple[str, ...] = ()
-    # CURVE: a card whose value is 0 is left off that stat's series. Orion's cards print a cost
-    # of 0 in the colours they do not use, which would otherwise dwarf the real curve.
+    # CURVE: a card whose value is 0 is left off that stat's series, where 0 means "does not
+    # use it" (a cost in a colour the card does not need) and would dwarf the real curve.
     skip_zero: bool = False
 
     @property

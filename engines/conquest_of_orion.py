@@ -207,7 +207,8 @@ ENGINE = GameEngine(
         ),
     ),
     formats=FORMATS,
-    # A card needs Blue, Gold and Red (§1.1, 3. Cost) and a Tier (§1.7): a curve of each.
+    # A card needs Blue, Gold and Red (§1.1, 3. Cost) and a Tier (§1.7): a curve of each. The
+    # sample cards print 0 in the colours they do not use, so a 0 is no bar.
     charts=(
         curve("Cost curve", "cost_blue", "cost_gold", "cost_red", axis="Cost", skip_zero=True),
         curve("Cards by Tier", "tier", axis="Tier requirement"),
