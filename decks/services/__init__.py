@@ -12,6 +12,7 @@ from decks.services.intake import (
     intake_posted,
     intake_text,
 )
+from decks.services.lifecycle import deck_delete, deck_restore, decks_purge
 from decks.services.play import (
     SampleHand,
     goldfish_check,
@@ -33,7 +34,6 @@ from decks.services.validate import CheckResult, check, format_for, legality, pr
 from decks.services.write import (
     DeckConflict,
     deck_create,
-    deck_delete,
     deck_fork,
     deck_set_quantity,
     deck_update,
@@ -55,8 +55,10 @@ __all__ = [
     "deck_create",
     "deck_delete",
     "deck_fork",
+    "deck_restore",
     "deck_set_quantity",
     "deck_update",
+    "decks_purge",
     "format_for",
     "game_snapshot",
     "goldfish_check",
