@@ -70,6 +70,23 @@ def test_the_proxy_page_is_throttled_and_a_refused_sheet_starts_no_job(owner, ra
     assert Job.objects.count() == 1
 
 
+def test_the_proxy_preview_shares_the_proxy_sheets_budget_and_its_form_costs_nothing(
+    owner, rates, settings
+):
+    rates(proxies="2/min")
+    client = Client()
+    key = capital_deck(owner).share_key
+    assert client.get(f"/decks/{key}/proxies-preview.png").status_code == 200
+    assert client.get(f"/decks/{key}/proxies.pdf").status_code == 200
+    assert_refused(
+        client.get(f"/decks/{key}/proxies-preview.png", {"gap": "1"}), "2 proxy sheets a minute"
+    )
+    # Only the first preview was drawn.
+    assert len(list((settings.MEDIA_ROOT / "deck-images" / key).glob("proxies-*.png"))) == 1
+    # The form page itself draws nothing, so it is never refused.
+    assert client.get(f"/decks/{key}/proxies/").status_code == 200
+
+
 def test_sign_up_is_throttled_per_address_and_a_refused_one_makes_no_account(rates):
     rates(signup="2/hour")
     client = Client()
