@@ -3,13 +3,15 @@
 Only the first page's cards (at most nine) are drawn, by the same code as the PDF
 (decks.printing, decks.proxies), and that one page is rasterised with pdfium at PREVIEW_DPI:
 the work is bounded by a page, whatever the deck. Previews are kept per deck version,
-catalogue version and options, the newest PREVIEW_KEEP of them per deck.
+catalogue version and options, the newest PREVIEW_KEEP of them per deck; only drawing one is
+counted against the client's proxy sheet budget.
 """
 
 from __future__ import annotations
 
 import io
 import json
+from collections.abc import Callable
 
 import pypdfium2 as pdfium
 
@@ -37,7 +39,11 @@ def first_page(order: SheetOrder) -> SheetOrder:
     return {**order, "entries": entries}
 
 
-def preview_png(*, deck: Deck, order: SheetOrder) -> bytes:
+def preview_png(
+    *, deck: Deck, order: SheetOrder, before_drawing: Callable[[], None] = lambda: None
+) -> bytes:
+    """The first page as PNG bytes; `before_drawing` is called only when it must be drawn
+    (and may refuse by raising)."""
     inputs = ":".join(
         [
             str(PREVIEW_FORMAT),
@@ -46,12 +52,13 @@ def preview_png(*, deck: Deck, order: SheetOrder) -> bytes:
             json.dumps(order["options"], sort_keys=True),
         ]
     )
+
+    def draw() -> bytes:
+        before_drawing()
+        return _draw(order)
+
     return cached_image(
-        share_key=deck.share_key,
-        kind="proxies",
-        inputs=inputs,
-        draw=lambda: _draw(order),
-        keep=PREVIEW_KEEP,
+        share_key=deck.share_key, kind="proxies", inputs=inputs, draw=draw, keep=PREVIEW_KEEP
     )
 
 

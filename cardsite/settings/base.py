@@ -226,6 +226,8 @@ REST_FRAMEWORK = {
         "validate": env("THROTTLE_VALIDATE", default="240/min"),
         "goldfish": env("THROTTLE_GOLDFISH", default="30/min"),
         "proxies": env("THROTTLE_PROXIES", default="30/min"),
+        # Pages only: deck pictures (Open Graph images) drawn anew; one read from its file is free.
+        "images": env("THROTTLE_IMAGES", default="30/min"),
         "auth": env("THROTTLE_AUTH", default="20/min"),
         "jobs": env("THROTTLE_JOBS", default="600/min"),
         # Pages only (cardsite/limits.py): sign-ups and password reset mails, per address.

@@ -6,6 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_safe
 
+from cardsite.limits import spend
 from decks.models import Deck
 from decks.og import og_png
 from decks.services import intake_deck, resolve
@@ -24,7 +25,9 @@ def deck_og_image(request: HttpRequest, deck_id: str) -> HttpResponse:
         intake=intake_deck(deck),
         faction=deck.faction.name if deck.faction else None,
     )
-    response = HttpResponse(og_png(deck=deck, resolved=resolved), content_type="image/png")
+    # Only drawing costs (a third of a second); the file is read for free afterwards.
+    png = og_png(deck=deck, resolved=resolved, before_drawing=lambda: spend(request, "images"))
+    response = HttpResponse(png, content_type="image/png")
     private = deck.visibility == Deck.Visibility.PRIVATE
     patch_cache_control(response, private=private, public=not private, max_age=MAX_AGE)
     return response

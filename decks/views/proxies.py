@@ -12,7 +12,7 @@ from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_safe
 
 from cardsite.api.errors import as_form_error
-from cardsite.limits import throttle_page
+from cardsite.limits import spend
 from decks.models import Deck
 from decks.preview import PREVIEW_DPI, preview_png
 from decks.printing import deck_order, order_cards
@@ -102,11 +102,11 @@ def _with(url: str, query: str) -> str:
     return f"{url}?{query}" if query else url
 
 
-@throttle_page("proxies")
 @require_safe
 def deck_proxies_preview(request: HttpRequest, deck_id: str) -> HttpResponse:
     """The first page of the sheet as a PNG; a bad option or too large a sheet is a 400
-    naming it, as for the PDF."""
+    naming it, as for the PDF. Drawing one spends the PDF's budget; reading a drawn one is
+    free, so trying options back and forth costs nothing."""
     deck = readable_or_404(request, deck_id)
     try:
         order = deck_order(deck, parse_options(request.GET))
@@ -116,7 +116,8 @@ def deck_proxies_preview(request: HttpRequest, deck_id: str) -> HttpResponse:
             status=400,
             content_type="text/plain; charset=utf-8",
         )
-    response = HttpResponse(preview_png(deck=deck, order=order), content_type="image/png")
+    png = preview_png(deck=deck, order=order, before_drawing=lambda: spend(request, "proxies"))
+    response = HttpResponse(png, content_type="image/png")
     private = deck.visibility == Deck.Visibility.PRIVATE
     patch_cache_control(response, private=private, public=not private, max_age=300)
     return response

@@ -63,7 +63,14 @@
     placeholder(true);
     try {
       const response = await fetch(this.src);
-      status.textContent = response.ok ? "The preview could not be shown." : (await response.text()).trim();
+      if (response.status === 429) {
+        const wait = response.headers.get("Retry-After") || "a few";
+        status.textContent = `Too many previews drawn just now; try again in ${wait} seconds.`;
+      } else if (response.headers.get("Content-Type")?.startsWith("text/plain")) {
+        status.textContent = (await response.text()).trim();
+      } else {
+        status.textContent = "The preview could not be shown.";
+      }
     } catch {
       status.textContent = "The preview could not be loaded.";
     }
