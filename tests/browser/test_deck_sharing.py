@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from cardsite.catalogue.models import Card, Game
 from decks.exports import deck_export
 from decks.services import Intake, RequestedCard, deck_create
+from tests.browser.conftest import sign_in
 
 
 @pytest.fixture
@@ -132,3 +133,17 @@ def test_the_proxy_form_redraws_its_preview_as_the_options_change(server, page, 
     assert pdf.value.status == 200
     assert pdf.value.headers["content-type"] == "application/pdf"
     assert "paper=letter" in pdf.value.url and "gap=2" in pdf.value.url
+
+
+def test_the_builders_export_panel_follows_the_deck_as_it_changes(server, page, shoot, shared):
+    deck, exports, cards = shared
+    sign_in(page, server, "browser-sharer", "a-Long-browser-pass-7")
+    page.goto(server + f"/decks/{deck.share_key}/edit/")
+    page.get_by_text("Export", exact=True).click()
+    text_box = page.get_by_label("Decklist as plain text")
+    expect(text_box).to_have_value(exports["text"]["text"])
+    first = sorted(cards[:3], key=lambda c: c.name)[0]
+    page.get_by_role("button", name=f"Remove one {first.name}").click()
+    expect(text_box).to_have_value(re.compile(rf"^2 {re.escape(first.name)} \(", re.MULTILINE))
+    expect(page.get_by_label("Deck code", exact=True)).not_to_have_value(exports["code"]["code"])
+    shoot("builder-export-updated")
