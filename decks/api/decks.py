@@ -1,4 +1,4 @@
-"""The deck resource: list, read, create, replace, change, delete, export and fork."""
+"""The deck resource: list, read, create, replace, change, delete (softly), export and fork."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ from decks.api.serializers import (
     StaleVersionSerializer,
 )
 from decks.exports import deck_export
-from decks.models import Deck
+from decks.models import DELETED_KEEP_DAYS, Deck
 from decks.selectors import deck_for_reader, decks_listed
 from decks.services import (
     DeckConflict,
@@ -131,7 +131,15 @@ class DeckFilterParams(drf_serializers.Serializer):
             412: StaleVersionSerializer,
         },
     ),
-    destroy=extend_schema(summary="Delete a deck you own", responses={204: None}),
+    destroy=extend_schema(
+        summary=f"Delete a deck you own (restorable for {DELETED_KEEP_DAYS} days)",
+        description=(
+            "A soft delete: the deck disappears at once from every read (this API, pages, "
+            "lists), and its owner can restore it from My decks on the site for "
+            f"{DELETED_KEEP_DAYS} days. After that it is purged for good."
+        ),
+        responses={204: None},
+    ),
 )
 class DeckViewSet(viewsets.ViewSet):
     lookup_field = "id"

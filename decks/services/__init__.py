@@ -13,6 +13,7 @@ from decks.services.intake import (
     intake_posted,
     intake_text,
 )
+from decks.services.lifecycle import deck_delete, deck_restore, decks_purge
 from decks.services.play import (
     SampleHand,
     goldfish_check,
@@ -34,7 +35,6 @@ from decks.services.validate import CheckResult, check, format_for, legality, pr
 from decks.services.write import (
     DeckConflict,
     deck_create,
-    deck_delete,
     deck_fork,
     deck_set_quantity,
     deck_update,
@@ -59,8 +59,10 @@ __all__ = [
     "deck_create",
     "deck_delete",
     "deck_fork",
+    "deck_restore",
     "deck_set_quantity",
     "deck_update",
+    "decks_purge",
     "format_for",
     "game_snapshot",
     "goldfish_charts",

@@ -25,7 +25,6 @@ from decks.services import (
     check,
     deck_charts,
     deck_create,
-    deck_delete,
     deck_fork,
     deck_set_quantity,
     deck_update,
@@ -33,7 +32,7 @@ from decks.services import (
     intake_pasted,
     resolve,
 )
-from decks.views.common import owned_or_404, readable_or_404, version_in
+from decks.views.common import export_context, owned_or_404, readable_or_404, version_in
 from engines.errors import InputError
 
 BUILDER_RESULTS = 30
@@ -119,6 +118,7 @@ def deck_edit(request: HttpRequest, deck_id: str) -> HttpResponse:
     deck = owned_or_404(request, deck_id)
     q = request.GET.get("q", "").strip()
     context = {**panel_context(deck), "q": q, "results": None, "search_error": ""}
+    context.update(export_context(deck))
     if q:
         try:
             found = card_search(text=q, game=deck.game.slug)
@@ -174,10 +174,3 @@ def deck_import(request: HttpRequest, deck_id: str) -> HttpResponse:
 def deck_fork_view(request: HttpRequest, deck_id: str) -> HttpResponse:
     deck = readable_or_404(request, deck_id)
     return redirect("decks:edit", deck_fork(deck=deck, owner=request.user).share_key)
-
-
-@login_required
-@require_POST
-def deck_delete_view(request: HttpRequest, deck_id: str) -> HttpResponse:
-    deck_delete(deck=owned_or_404(request, deck_id))
-    return redirect("decks:mine")

@@ -1,12 +1,17 @@
-"""What several deck pages share: finding the deck and reading the version a form was built
-from."""
+"""What several deck pages share: finding the deck, its exports, and reading the version a
+form was built from."""
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest
+from typing import Any
 
+from django.http import Http404, HttpRequest
+from django.urls import reverse
+
+from decks.exports import deck_code, deck_text
 from decks.models import Deck
 from decks.selectors import deck_for_reader
+from decks.services import ResolvedDeck, intake_deck, resolve
 
 
 def readable_or_404(request: HttpRequest, deck_id: str) -> Deck:
@@ -21,6 +26,20 @@ def owned_or_404(request: HttpRequest, deck_id: str) -> Deck:
     if deck is None or deck.owner_id != request.user.id:
         raise Http404("No deck of yours with that id.")
     return deck
+
+
+def export_context(deck: Deck, resolved: ResolvedDeck | None = None) -> dict[str, Any]:
+    """What decks/_export.html shows: the text and the code to copy, and the files. Pass the
+    deck as the page already resolved it, or it is resolved here."""
+    resolved = resolved or resolve(game=deck.game.slug, intake=intake_deck(deck))
+    return {
+        "export": {
+            "text": deck_text(deck, resolved),
+            "code": deck_code(deck, resolved),
+            "txt_url": reverse("decks:export-file", args=[deck.share_key, "txt"]),
+            "json_url": reverse("decks:export-file", args=[deck.share_key, "json"]),
+        }
+    }
 
 
 def version_in(request: HttpRequest) -> int | None:

@@ -136,7 +136,9 @@ def test_only_the_owner_may_change_or_delete_a_deck(alice, bob):
     )
     assert client_for(bob).delete(f"{DECKS}{deck['id']}/").status_code == 403
     assert client_for(alice).delete(f"{DECKS}{deck['id']}/").status_code == 204
-    assert not Deck.objects.exists()
+    # A soft delete: gone from the API at once, kept for its owner to restore.
+    assert client_for(alice).get(f"{DECKS}{deck['id']}/").status_code == 404
+    assert Deck.objects.get().deleted_at is not None
 
 
 def test_every_change_increases_the_version(alice):
