@@ -1,29 +1,31 @@
 """Finding a card by a name someone typed: exactly, or despite typos and missing punctuation.
 
-The same matcher answers /api/v1/cards/named/, gives search its "did you mean" and will
-resolve names in deck imports.
+The same matcher answers /api/v1/cards/named/, gives search its "did you mean" and suggests
+names for a decklist's unknown cards; it ranks with similarity.py's scorer.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db import connection
 from django.db.models import QuerySet
-from rapidfuzz import fuzz, process
 
 from cardsite.catalogue.models import Card
 from cardsite.catalogue.search.backends import name_contains_q
 from cardsite.catalogue.search.limits import MAX_FUZZY_CHARS, MAX_FUZZY_WORDS
+from cardsite.catalogue.search.similarity import NameIndex
 from cardsite.catalogue.search.text import fold
 from cardsite.catalogue.versioning import catalogue_version
 from engines.errors import InputError
 
-# A fuzzy winner must score at least this (0-100) and beat the runner-up by the margin;
-# otherwise the answer is "ambiguous" and the candidates are shown.
-MIN_SCORE = 72
-MARGIN = 6
+# A fuzzy winner must score at least this (0-100, similarity.score) and beat the runner-up
+# by the margin; otherwise the answer is "ambiguous" and the candidates are shown. Typos of
+# real names score 88-100; unrelated names rarely pass 80.
+MIN_SCORE = 80
+MARGIN = 4
 CANDIDATES = 5
+# "Did you mean" lists names this close to the best one (and at least MIN_SCORE).
+SUGGESTION_SPREAD = 10
 
 
 @dataclass
@@ -41,38 +43,24 @@ def _preferred(cards: QuerySet[Card]) -> Card | None:
     )
 
 
-# (catalogue version, folded names) per game ("" for all games), built once per version:
-# reading 100,000 names costs far more than scoring them.
-_NAME_INDEX: dict[str, tuple[int, list[str]]] = {}
+# (catalogue version, index of folded names) per game ("" for all games), built once per
+# version and process: reading 100,000 names costs far more than ranking them. Both databases
+# rank in memory, so a typo finds the same card on SQLite and PostgreSQL.
+_NAME_INDEX: dict[str, tuple[int, NameIndex]] = {}
 
 
-def _all_names(cards: QuerySet[Card], scope: str) -> list[str]:
+def _index(cards: QuerySet[Card], scope: str) -> NameIndex:
     version = catalogue_version()
     cached = _NAME_INDEX.get(scope)
     if cached is None or cached[0] != version:
         names = list(cards.order_by().values_list("search_name", flat=True).distinct())
-        cached = _NAME_INDEX[scope] = (version, names)
+        cached = _NAME_INDEX[scope] = (version, NameIndex(names))
     return cached[1]
 
 
 def _scored_names(cards: QuerySet[Card], folded: str, scope: str) -> list[tuple[str, float]]:
     """(folded name, score) for the closest names, best first."""
-    if connection.vendor == "postgresql":
-        from django.contrib.postgres.search import TrigramSimilarity
-
-        # The trigram GIN index narrows the field; rapidfuzz then scores the shortlist.
-        # `%` (trigram_similar) is what the GIN index can answer; similarity() alone scans.
-        shortlist = list(
-            cards.filter(search_name__trigram_similar=folded)
-            .annotate(similarity=TrigramSimilarity("search_name", folded))
-            .order_by("-similarity")
-            .values_list("search_name", flat=True)
-            .distinct()[:50]
-        )
-    else:
-        shortlist = _all_names(cards, scope)
-    results = process.extract(folded, shortlist, scorer=fuzz.WRatio, limit=CANDIDATES)
-    return [(name, score) for name, score, _ in results]
+    return _index(cards, scope).best(folded, CANDIDATES)
 
 
 def _display_names(cards: QuerySet[Card], folded_names: list[str]) -> list[str]:
@@ -136,4 +124,7 @@ def suggestions(text: str, *, game: str | None = None) -> list[str]:
         return []
     cards = _cards(game)
     scored = _scored_names(cards, folded, game or "")
-    return _display_names(cards, [n for n, s in scored if s >= MIN_SCORE])
+    if not scored:
+        return []
+    floor = max(MIN_SCORE, scored[0][1] - SUGGESTION_SPREAD)
+    return _display_names(cards, [n for n, s in scored if s >= floor])
