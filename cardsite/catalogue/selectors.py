@@ -24,6 +24,7 @@ from cardsite.catalogue.models import (
     Ruling,
     Term,
 )
+from cardsite.catalogue.search.dropped import Dropped
 from cardsite.catalogue.versioning import catalogue_version
 
 
@@ -75,8 +76,10 @@ def games_for(slug: str | None) -> list[Game]:
 @dataclass
 class SearchResult:
     cards: QuerySet[Card]
-    warnings: list[str]
+    warnings: list[Dropped]
     name_words: list[str]
+    # Every filtering term was dropped, so no card matches (see compile_query).
+    nothing_applies: bool = False
 
     @property
     def ids(self) -> QuerySet[Card]:
@@ -103,7 +106,9 @@ def card_search(
 
     compiled = compile_query(text, games=games_for(game), scoped=game is not None)
     base = cards if cards is not None else card_list(game=game)
-    return SearchResult(compiled.apply(base), compiled.warnings, compiled.name_words)
+    return SearchResult(
+        compiled.apply(base), compiled.warnings, compiled.name_words, compiled.nothing_applies
+    )
 
 
 @dataclass(frozen=True)
@@ -111,8 +116,9 @@ class FoundIds:
     """A search's matching card ids in order, ready to page over, with its notes."""
 
     ids: list[int]
-    warnings: list[str]
+    warnings: list[Dropped]
     name_words: list[str]
+    nothing_applies: bool = False
 
 
 # A search's ids are kept while the catalogue is unchanged (its version is in the key), and
@@ -132,7 +138,8 @@ def card_search_ids(
     the catalogue. `narrowed_by` names what narrowed `cards` (the API's filters), so searches
     over different narrowings never share an entry. Raises QuerySyntaxError as card_search."""
     key = (
-        "search:"
+        # v2: warnings became Dropped terms; an entry of the old shape must not be read back.
+        "search:v2:"
         + hashlib.sha256(
             json.dumps([catalogue_version(), text, game, narrowed_by]).encode()
         ).hexdigest()
@@ -141,9 +148,10 @@ def card_search_ids(
     if hit is not None:
         return FoundIds(*hit)
     result = card_search(text=text, game=game, cards=cards)
-    found = FoundIds(list(result.ids), result.warnings, result.name_words)
+    found = FoundIds(list(result.ids), result.warnings, result.name_words, result.nothing_applies)
     if len(found.ids) <= SEARCH_CACHE_MAX_IDS:
-        cache.set(key, (found.ids, found.warnings, found.name_words), SEARCH_CACHE_SECONDS)
+        entry = (found.ids, found.warnings, found.name_words, found.nothing_applies)
+        cache.set(key, entry, SEARCH_CACHE_SECONDS)
     return found
 
 

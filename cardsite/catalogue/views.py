@@ -85,7 +85,7 @@ def search(request: HttpRequest) -> HttpResponse:
         )
         return render(request, "catalogue/search.html", context, status=400)
     page = _paged(request, result.ids, view)
-    context.update(page=page, warnings=result.warnings)
+    context.update(page=page, warnings=result.warnings, nothing_applies=result.nothing_applies)
     if not page.object_list and result.name_words:
         context["suggestions"] = names.suggestions(" ".join(result.name_words), game=game_slug)
     return render(request, "catalogue/search.html", context)
