@@ -22,6 +22,7 @@ from cardsite.catalogue.models import (
     Keyword,
     Rarity,
     Ruling,
+    Subtype,
     Term,
 )
 from cardsite.catalogue.search.dropped import Dropped
@@ -96,6 +97,56 @@ def cards_in_order(ids: Iterable[int]) -> list[Card]:
     ids = list(ids)
     by_id = card_queryset().in_bulk(ids)
     return [by_id[i] for i in ids if i in by_id]
+
+
+def listed_cards(ids: Iterable[int]) -> list[Card]:
+    """Cards for these ids, in the same order, with what a list of results shows (name, game,
+    set, type, classifications, factions, stats) and nothing else: a page of results needs
+    neither keywords nor rulings nor errata, nor the rules text and notes."""
+    ids = list(ids)
+    cards = (
+        Card.objects.select_related("game", "card_set", "card_type")
+        .only(
+            "name",
+            "short_id",
+            "slug",
+            "number",
+            "stats",
+            "game__slug",
+            "game__name",
+            "card_set__code",
+            "card_set__is_official",
+            "card_type__name",
+        )
+        .prefetch_related(
+            Prefetch("subtypes", queryset=Subtype.objects.only("name")),
+            Prefetch("factions", queryset=Faction.objects.only("name", "colour")),
+        )
+    )
+    by_id = cards.in_bulk(ids)
+    return [by_id[i] for i in ids if i in by_id]
+
+
+@dataclass(frozen=True)
+class GameChoice:
+    """A game as a search form offers it."""
+
+    slug: str
+    name: str
+
+
+# Per process, with the catalogue version it was read under: every search page lists the games.
+_GAME_CHOICES: dict[str, tuple[int, list[GameChoice]]] = {}
+
+
+def game_choices() -> list[GameChoice]:
+    """Every game's slug and name, by name; read once per catalogue version and process."""
+    version = catalogue_version()
+    cached = _GAME_CHOICES.get("all")
+    if cached is None or cached[0] != version:
+        rows = Game.objects.order_by("name").values_list("slug", "name")
+        cached = _GAME_CHOICES["all"] = (version, [GameChoice(*row) for row in rows])
+    return cached[1]
 
 
 def card_search(

@@ -127,7 +127,7 @@ def test_the_search_page_names_a_dropped_term_and_links_the_corrected_search(cli
     page = response.content.decode()
     assert "<code>t:achievment</code> was left out" in page
     assert "is not a card type or classification of Conquest of Orion" in page
-    link = html.unescape(page.split("Did you mean <a href=\"")[1].split('"')[0])
+    link = html.unescape(page.split('Did you mean <a href="')[1].split('"')[0])
     params = parse_qs(urlsplit(link).query)
     assert params == {
         "q": ["cloudglider -t:achievement"],

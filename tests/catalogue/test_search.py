@@ -203,9 +203,10 @@ def test_an_unknown_key_is_ignored_with_a_warning():
 
 def test_a_value_that_cannot_apply_is_ignored_with_a_warning():
     assert names("is:nonsense cloudglider") == ["Cloudglider"]
-    assert "“nonsense” is not a keyword or attribute of any game" in warnings(
-        "is:nonsense cloudglider"
-    )[0]
+    assert (
+        "“nonsense” is not a keyword or attribute of any game"
+        in warnings("is:nonsense cloudglider")[0]
+    )
     assert "cq needs a whole number" in warnings("cq>=lots", "conquest-of-fates")[0]
 
 
