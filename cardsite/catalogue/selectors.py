@@ -139,9 +139,10 @@ class GameChoice:
 _GAME_CHOICES: dict[str, tuple[int, list[GameChoice]]] = {}
 
 
-def game_choices() -> list[GameChoice]:
-    """Every game's slug and name, by name; read once per catalogue version and process."""
-    version = catalogue_version()
+def game_choices(*, version: int | None = None) -> list[GameChoice]:
+    """Every game's slug and name, by name; read once per catalogue version (`version`, when
+    the caller has it already) and process."""
+    version = catalogue_version() if version is None else version
     cached = _GAME_CHOICES.get("all")
     if cached is None or cached[0] != version:
         rows = Game.objects.order_by("name").values_list("slug", "name")
@@ -184,16 +185,17 @@ def card_search_ids(
     game: str | None = None,
     cards: QuerySet[Card] | None = None,
     narrowed_by: str = "",
+    version: int | None = None,
 ) -> FoundIds:
     """card_search's ids, from the shared cache when the same search ran on this version of
     the catalogue. `narrowed_by` names what narrowed `cards` (the API's filters), so searches
-    over different narrowings never share an entry. Raises QuerySyntaxError as card_search."""
+    over different narrowings never share an entry; `version` is the catalogue's, when the
+    caller has it already. Raises QuerySyntaxError as card_search."""
+    version = catalogue_version() if version is None else version
     key = (
         # v2: warnings became Dropped terms; an entry of the old shape must not be read back.
         "search:v2:"
-        + hashlib.sha256(
-            json.dumps([catalogue_version(), text, game, narrowed_by]).encode()
-        ).hexdigest()
+        + hashlib.sha256(json.dumps([version, text, game, narrowed_by]).encode()).hexdigest()
     )
     hit = cache.get(key)
     if hit is not None:

@@ -69,7 +69,9 @@ SEARCH_PARAMS = frozenset({"q", "game", "view", "page"})
 def search(request: HttpRequest) -> HttpResponse:
     text = request.GET.get("q", "").strip()
     game_slug = request.GET.get("game") or None
-    games = selectors.game_choices()
+    # Read once: every cache below is keyed by it (each read is a round trip to Redis).
+    version = catalogue_version()
+    games = selectors.game_choices(version=version)
     game = next((g for g in games if g.slug == game_slug), None)
     context: dict[str, Any] = {
         "q": text,
@@ -86,7 +88,7 @@ def search(request: HttpRequest) -> HttpResponse:
     if not text:
         return render(request, "catalogue/search.html", context)
     try:
-        found = selectors.card_search_ids(text=text, game=game_slug)
+        found = selectors.card_search_ids(text=text, game=game_slug, version=version)
     except QuerySyntaxError as exc:
         context.update(
             error=exc.message,
@@ -98,12 +100,16 @@ def search(request: HttpRequest) -> HttpResponse:
     page = Paginator(found.ids, _per_page(context["view"])).get_page(request.GET.get("page"))
     context["page"] = page
     # Safe: our own template's output, escaped when it was rendered.
-    context["results"] = mark_safe(_search_results(request, context, found, page))
+    context["results"] = mark_safe(_search_results(request, context, found, page, version))
     return render(request, "catalogue/search.html", context)
 
 
 def _search_results(
-    request: HttpRequest, context: dict[str, Any], found: selectors.FoundIds, page: Any
+    request: HttpRequest,
+    context: dict[str, Any],
+    found: selectors.FoundIds,
+    page: Any,
+    version: int,
 ) -> str:
     """The results part of a search page: the same for everyone who asks the same search of
     the same catalogue, so rendered once per catalogue version (any catalogue write starts a
@@ -111,7 +117,7 @@ def _search_results(
     cacheable = set(request.GET) <= SEARCH_PARAMS and all(
         len(values) == 1 for _, values in request.GET.lists()
     )
-    parts = [catalogue_version(), context["q"], context["game_slug"], context["view"], page.number]
+    parts = [version, context["q"], context["game_slug"], context["view"], page.number]
     key = "search-results:" + hashlib.sha256(json.dumps(parts).encode()).hexdigest()
     if cacheable and (html := cache.get(key)) is not None:
         return str(html)
