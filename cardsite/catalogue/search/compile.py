@@ -9,7 +9,7 @@ in limits.py, or a number no stat can hold.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from django.db.models import F, IntegerField, OrderBy, Q, QuerySet
@@ -97,6 +97,8 @@ def _singular(word: str) -> str:
     return word.removesuffix("s")
 
 
+# Dropped terms that get the nearest valid term offered; the rest are only named.
+MAX_OFFERS = 5
 # Keys that sort rather than filter: a query of only these still lists every card.
 ORDER_KEYS = ("order", "dir")
 
@@ -110,6 +112,7 @@ class _Compiler:
         self.scope = "any game" if everywhere or len(games) != 1 else games[0].name
         self.warnings: list[Dropped] = []
         self.valid: dict[type, dict[str, str]] = {}
+        self.offers = 0
         self.name_words: list[str] = []
         self.stats: dict[str, StatField] = {}
         for game in games:
@@ -135,6 +138,17 @@ class _Compiler:
         """Drop `term` because of `reason`, offering it with `value` (`key`, `op`) instead."""
         suggestion = "" if value is None else written(key or term.key or "", op or term.op, value)
         self.warnings.append(dropped(self.text, term, reason, suggestion))
+
+    def nearest(
+        self, typed: str, values: Callable[[], Mapping[str, str] | Iterable[str]]
+    ) -> str | None:
+        """The valid value nearest `typed` (see dropped.nearest), for the first MAX_OFFERS
+        dropped terms only: each costs a scoring of every valid value, and a query of fifty
+        dropped terms needs its first few corrected before the rest matter."""
+        if self.offers >= MAX_OFFERS:
+            return None
+        self.offers += 1
+        return nearest(typed, values())
 
     def _values(self, model: type) -> dict[str, str]:
         """Each valid value of `model` in these games, as written (its slug) and by name: read
@@ -193,7 +207,7 @@ class _Compiler:
             self.warn(term, f"{term.key} is a stat of {' and '.join(owners)}, not of {self.scope}")
             return
         keys = [*self.fields, *self.stats, *ORDER_KEYS]
-        key = nearest(term.key or "", keys)
+        key = self.nearest(term.key or "", lambda: keys)
         suggestion = None if key is None else term.value
         self.warn(term, f"unknown key “{term.key}”", suggestion, key=key or "")
 
@@ -228,7 +242,7 @@ class _Compiler:
             self._in_games(Subtype, slug__contains=wanted).values_list("id", flat=True)
         )
         if not type_ids and not subtype_ids:
-            near = nearest(term.value, self._values(CardType) | self._values(Subtype))
+            near = self.nearest(term.value, lambda: self._values(CardType) | self._values(Subtype))
             reason = f"“{term.value}” is not a card type or classification of {self.scope}"
             self.warn(term, reason, near)
             return None
@@ -254,7 +268,7 @@ class _Compiler:
             # "f:dwarf" for Dwarves, "f:human" for Humans: players name a race in the singular.
             ids = [f.id for f in self._in_games(Faction) if _singular(f.slug) == _singular(wanted)]
         if not ids:
-            near = nearest(term.value, self._values(Faction))
+            near = self.nearest(term.value, lambda: self._values(Faction))
             reason = f"“{term.value}” is not a faction, race, suit or affiliation of {self.scope}"
             self.warn(term, reason, near)
             return None
@@ -266,8 +280,12 @@ class _Compiler:
         )
         ids = list(sets.values_list("id", flat=True))
         if not ids:
-            codes = self._in_games(CardSet).values_list("code", "name")
-            near = nearest(term.value, {code.lower(): code for code, _ in codes})
+            near = self.nearest(
+                term.value,
+                lambda: {
+                    c.lower(): c for c in self._in_games(CardSet).values_list("code", flat=True)
+                },
+            )
             self.warn(term, f"“{term.value}” is not a set of {self.scope}", near)
             return None
         return Q(card_set_id__in=ids)
@@ -275,7 +293,7 @@ class _Compiler:
     def rarity_q(self, term: Term) -> Q | None:
         rarities = list(self._in_games(Rarity).filter(slug__startswith=slugify(term.value)))
         if not rarities:
-            near = nearest(term.value, self._values(Rarity))
+            near = self.nearest(term.value, lambda: self._values(Rarity))
             self.warn(term, f"“{term.value}” is not a rarity of {self.scope}", near)
             return None
         if term.op == "!=":
@@ -311,8 +329,9 @@ class _Compiler:
         )
         ids = list(keywords.values_list("id", flat=True))
         if not ids:
-            values = self._values(Keyword)
-            near = nearest(term.value, {**values, **{v: v for v in UNOFFICIAL_WORDS}})
+            near = self.nearest(
+                term.value, lambda: {**self._values(Keyword), **{v: v for v in UNOFFICIAL_WORDS}}
+            )
             self.warn(term, f"“{term.value}” is not a keyword or attribute of {self.scope}", near)
             return None
         return _related("keywords", id__in=ids)
@@ -321,7 +340,7 @@ class _Compiler:
         wanted = slugify(term.value)
         ids = [g.id for g in self.games if g.slug == wanted or wanted in g.slug]
         if not ids:
-            near = nearest(term.value, {g.slug: g.name for g in self.games})
+            near = self.nearest(term.value, lambda: {g.slug: g.name for g in self.games})
             self.warn(term, f"“{term.value}” is not a game here", near)
             return None
         return Q(game_id__in=ids)
@@ -332,7 +351,11 @@ class _Compiler:
             value = term.value.lower()
             matches = [c for c in spec.choices if c.startswith(value)]
             if term.op not in (":", "=", "!=") or len(matches) != 1:
-                near = nearest(value, spec.choices) if term.op in (":", "=", "!=") else None
+                near = (
+                    self.nearest(value, lambda: spec.choices)
+                    if term.op in (":", "=", "!=")
+                    else None
+                )
                 self.warn(term, f"{spec.key} is one of {', '.join(spec.choices)}", near)
                 return None
             q = Q(**{path: matches[0]})
@@ -362,7 +385,8 @@ class _Compiler:
                 key, order_term = term.value.lower(), term
             elif term.key == "dir":
                 if term.value.lower() not in ("asc", "desc"):
-                    self.warn(term, "dir is asc or desc", nearest(term.value, ("asc", "desc")))
+                    near = self.nearest(term.value, lambda: ("asc", "desc"))
+                    self.warn(term, "dir is asc or desc", near)
                 descending = term.value.lower() == "desc"
         if key is None or key == "name":
             first = [F("name").desc() if descending else F("name").asc()]
@@ -381,7 +405,7 @@ class _Compiler:
             first = [value.desc(nulls_last=True) if descending else value.asc(nulls_last=True)]
         else:
             if order_term is not None:
-                near = nearest(key, ["name", "set", *self.stats])
+                near = self.nearest(key, lambda: ["name", "set", *self.stats])
                 self.warn(order_term, f"cannot order by “{key}”, so ordered by name", near)
             first = [F("name").asc()]
         return (*first, *STABLE_ORDER)
