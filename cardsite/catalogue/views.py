@@ -123,7 +123,7 @@ def _search_results(
         return str(html)
     page.object_list = selectors.listed_cards(page.object_list)
     suggestions = (
-        names.suggestions(" ".join(found.name_words), game=context["game_slug"])
+        names.suggested_cards(" ".join(found.name_words), game=context["game_slug"])
         if not page.object_list and found.name_words
         else []
     )

@@ -116,6 +116,31 @@ def match_fuzzy(name: str, *, game: str | None = None) -> NameMatch:
     return NameMatch(None, _display_names(cards, candidates))
 
 
+def suggested_cards(text: str, *, game: str | None = None) -> list[Card]:
+    """suggestions() as cards, one printing a name (the official one from the newest set), so
+    a page can link each name to its card."""
+    folded = fold(text)
+    if not folded or fuzzy_problem(text):
+        return []
+    cards = _cards(game)
+    wanted = _suggested(_scored_names(cards, folded, game or ""))
+    printings = cards.filter(search_name__in=wanted).order_by(
+        "search_name", "-card_set__is_official", "-card_set__release_date", "-card_set__code", "id"
+    )
+    first: dict[str, Card] = {}
+    for card in printings.only("name", "search_name", "short_id", "slug"):
+        first.setdefault(card.search_name, card)
+    return [first[n] for n in wanted if n in first]
+
+
+def _suggested(scored: list[tuple[str, float]]) -> list[str]:
+    """The folded names worth offering: good enough, and near the best."""
+    if not scored:
+        return []
+    floor = max(MIN_SCORE, scored[0][1] - SUGGESTION_SPREAD)
+    return [n for n, s in scored if s >= floor]
+
+
 def suggestions(text: str, *, game: str | None = None) -> list[str]:
     """Names close to `text`, for a search that found nothing; none for text longer than
     any name could be (the search itself may hold more name words than a name does)."""
@@ -123,8 +148,4 @@ def suggestions(text: str, *, game: str | None = None) -> list[str]:
     if not folded or fuzzy_problem(text):
         return []
     cards = _cards(game)
-    scored = _scored_names(cards, folded, game or "")
-    if not scored:
-        return []
-    floor = max(MIN_SCORE, scored[0][1] - SUGGESTION_SPREAD)
-    return _display_names(cards, [n for n, s in scored if s >= floor])
+    return _display_names(cards, _suggested(_scored_names(cards, folded, game or "")))
