@@ -196,3 +196,9 @@ def test_the_builders_search_shows_the_same_offer(client):
     assert "<code>f:humanz</code> was left out" in page
     assert "<code>f:humans</code></a>" in page
     assert "No cards match" in page
+
+
+def test_an_offer_for_a_negated_comparison_keeps_its_operator():
+    [term] = dropped("t!=achievment cloudglider")
+    assert term.suggestion == "t!=achievement"
+    assert term.query == "t!=achievement cloudglider"

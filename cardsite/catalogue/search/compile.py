@@ -10,7 +10,7 @@ in limits.py, or a number no stat can hold.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from django.db.models import F, IntegerField, OrderBy, Q, QuerySet
 from django.db.models.fields.json import KeyTextTransform, KeyTransform
@@ -180,7 +180,8 @@ class _Compiler:
         if handler is not None:
             if term.op not in (":", "=") and handler not in (self.rarity_q,):
                 if term.op == "!=":
-                    inner = handler(replace(term, op=":"))
+                    # These handlers read only the value, so a dropped term's offer keeps "!=".
+                    inner = handler(term)
                     return None if inner is None else ~inner
                 self.warn(
                     term,
