@@ -2,6 +2,7 @@
 every term was dropped finds no cards. On the search page, in the API and in the builder."""
 
 import html
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -202,3 +203,9 @@ def test_an_offer_for_a_negated_comparison_keeps_its_operator():
     [term] = dropped("t!=achievment cloudglider")
     assert term.suggestion == "t!=achievement"
     assert term.query == "t!=achievement cloudglider"
+
+
+def test_the_readme_states_how_many_dropped_terms_get_an_offer():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    limits = readme[readme.index("### Limits") :]
+    assert f"offered for the first **{MAX_OFFERS}**" in limits
