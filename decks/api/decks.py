@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -64,6 +65,18 @@ def _if_match_version(request: Request, deck: Deck) -> tuple[int | None, bool]:
     return (int(version) if isinstance(version, int) else None), False
 
 
+def _location(request: Request, deck: Deck) -> str:
+    """The absolute URL of a deck's record in this API, for a 201's Location."""
+    return request.build_absolute_uri(reverse("v1:deck-detail", kwargs={"id": deck.share_key}))
+
+
+LOCATION = OpenApiParameter(
+    "Location",
+    str,
+    OpenApiParameter.HEADER,
+    response=[201],
+    description="The new deck's URL in this API.",
+)
 IF_MATCH = OpenApiParameter(
     "If-Match",
     str,
@@ -105,7 +118,7 @@ class DeckFilterParams(drf_serializers.Serializer):
     create=extend_schema(
         summary="Save a new deck",
         request=DeckWriteSerializer,
-        parameters=[DECK_ETAG],
+        parameters=[DECK_ETAG, LOCATION],
         responses={201: DeckSerializer, 400: DeckErrorSerializer},
     ),
     update=extend_schema(
@@ -202,7 +215,7 @@ class DeckViewSet(viewsets.ViewSet):
         return Response(
             deck_record(deck, request),
             status=status.HTTP_201_CREATED,
-            headers={"ETag": deck_etag(deck)},
+            headers={"ETag": deck_etag(deck), "Location": _location(request, deck)},
         )
 
     def update(self, request: Request, id: str, partial: bool = False) -> Response:
@@ -275,9 +288,14 @@ class DeckViewSet(viewsets.ViewSet):
     @extend_schema(
         summary="Copy a deck you can read into your own decks",
         request=None,
+        parameters=[LOCATION],
         responses={201: DeckSerializer},
     )
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
     def fork(self, request: Request, id: str) -> Response:
         copy = deck_fork(deck=self._readable(request, id), owner=request.user)
-        return Response(deck_record(copy, request), status=status.HTTP_201_CREATED)
+        return Response(
+            deck_record(copy, request),
+            status=status.HTTP_201_CREATED,
+            headers={"Location": _location(request, copy)},
+        )

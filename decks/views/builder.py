@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlencode
 
@@ -59,11 +60,17 @@ def panel_context(deck: Deck) -> dict[str, Any]:
     }
 
 
-def _panel_or_back(request: HttpRequest, deck: Deck, message: str = "") -> HttpResponse:
+def _panel_or_back(
+    request: HttpRequest, deck: Deck, message: str = "", refused: Sequence[str] = ()
+) -> HttpResponse:
+    """The panel (for htmx) or the builder again, showing `message` and each of the problems
+    that refused a write (`refused`) on its own."""
     if request.headers.get("HX-Request"):
-        return render(request, "decks/_panel.html", {**panel_context(deck), "message": message})
-    if message:
-        messages.warning(request, message)
+        context = {**panel_context(deck), "message": message, "refused": refused}
+        return render(request, "decks/_panel.html", context)
+    for text in (message, *refused):
+        if text:
+            messages.warning(request, text)
     q = request.POST.get("q") or request.GET.get("q")
     suffix = f"?{urlencode({'q': q})}" if q else ""
     return redirect(reverse("decks:edit", args=[deck.share_key]) + suffix)
@@ -80,7 +87,7 @@ def _write(request: HttpRequest, deck: Deck, write: Any, **kwargs: Any) -> HttpR
         )
         return _panel_or_back(request, deck, message)
     except DeckContentError as exc:
-        return _panel_or_back(request, deck, " ".join(p.message for p in exc.problems))
+        return _panel_or_back(request, deck, refused=[p.message for p in exc.problems])
     except InputError as exc:
         return _panel_or_back(request, deck, as_form_error(exc))
     return _panel_or_back(request, deck)
