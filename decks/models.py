@@ -86,6 +86,9 @@ class Deck(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # The name folded as card names are (search/text.py), so /decks/?q= matches regardless of
+    # case and accents. Kept by a pre_save receiver (decks/signals.py) and by deck_update.
+    search_name = models.TextField(blank=True, editable=False)
 
     objects = DeckManager()
 

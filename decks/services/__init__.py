@@ -12,6 +12,7 @@ from decks.services.intake import (
     intake_posted,
     intake_text,
 )
+from decks.services.listing import Standing, standings
 from decks.services.play import (
     SampleHand,
     goldfish_check,
@@ -51,6 +52,7 @@ __all__ = [
     "ResolvedEntry",
     "SampleHand",
     "SnapCard",
+    "Standing",
     "check",
     "deck_create",
     "deck_delete",
@@ -74,4 +76,5 @@ __all__ = [
     "problem_json",
     "resolve",
     "sample_hand",
+    "standings",
 ]

@@ -11,9 +11,10 @@ from decks.views.builder import (
     deck_import,
     deck_new,
 )
+from decks.views.finding import public_decks
 from decks.views.goldfish import deck_goldfish
 from decks.views.jobs import job_detail, job_result
-from decks.views.pages import deck_detail, deck_proxies, my_decks, public_decks
+from decks.views.pages import deck_detail, deck_proxies, my_decks
 
 __all__ = [
     "deck_delete_view",

@@ -1,4 +1,4 @@
-"""A deck's page, the lists of decks, and a deck's proxies."""
+"""A deck's page, your own decks, and a deck's proxies."""
 
 from __future__ import annotations
 
@@ -54,14 +54,6 @@ def deck_detail(request: HttpRequest, deck_id: str) -> HttpResponse:
 @login_required
 def my_decks(request: HttpRequest) -> HttpResponse:
     return render(request, "decks/mine.html", {"decks": decks_listed(user=request.user, mine=True)})
-
-
-def public_decks(request: HttpRequest) -> HttpResponse:
-    return render(
-        request,
-        "decks/public.html",
-        {"decks": decks_listed(game=request.GET.get("game") or None)[:100]},
-    )
 
 
 @throttle_page("proxies")
