@@ -197,11 +197,22 @@ def public_deck_listing(*, filters: DeckFilters, refused: InputError | None = No
     page = Paginator(decks, PER_PAGE).get_page(filters.page)
     shown = list(page.object_list)
     standing = standings(decks=shown)
-    rows = [DeckRow(d, _format_name(d), standing[d.pk]) for d in shown]
+    rows = [DeckRow(d, format_name(d), standing[d.pk]) for d in shown]
     listing.page = Page(rows, page.number, page.paginator)
     return listing
 
 
-def _format_name(deck: Deck) -> str:
+def format_name(deck: Deck) -> str:
+    """The name of the deck's format, or its slug if its game has no such format now."""
     fmt = deck.game.engine.format(deck.format)
     return fmt.name if fmt else deck.format
+
+
+def decks_using_card(*, short_id: str, limit: int) -> tuple[int, list[Deck]]:
+    """How many public decks hold the card, and the `limit` most recently updated of them;
+    one query unless there are more than `limit` (then a count too), by the entries' card
+    index."""
+    holding = DeckEntry.objects.filter(card__short_id=short_id).values("deck_id")
+    decks = decks_listed(card_ids=None).filter(id__in=holding)
+    shown = list(decks[:limit])
+    return (len(shown) if len(shown) < limit else decks.count()), shown

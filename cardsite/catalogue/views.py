@@ -8,9 +8,16 @@ import qrcode.image.svg
 from django.conf import settings
 from django.core.cache import cache
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
+from django.http import (
+    FileResponse,
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponsePermanentRedirect,
+)
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.cache import cache_control
 
@@ -34,7 +41,18 @@ def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
     game = selectors.game_get(slug=slug)
     if game is None:
         raise Http404(f"No game {slug!r}.")
-    return render(request, "catalogue/game.html", {"game": game})
+    rulebook = selectors.rulebook_path(game_slug=game.slug)
+    rulebook_url = reverse("catalogue:rulebook", args=[game.slug]) if rulebook else None
+    return render(request, "catalogue/game.html", {"game": game, "rulebook_url": rulebook_url})
+
+
+@cache_control(public=True, max_age=86400)
+def game_rulebook(request: HttpRequest, slug: str) -> FileResponse:
+    """The game's rulebook as plain text: the passages its rules and cards cite are in it."""
+    path = selectors.rulebook_path(game_slug=slug)
+    if path is None:
+        raise Http404(f"No rulebook for {slug!r}.")
+    return FileResponse(path.open("rb"), content_type="text/plain; charset=utf-8")
 
 
 def _paged(request: HttpRequest, ids: Any, view: str) -> Any:
@@ -151,7 +169,7 @@ def card_detail(request: HttpRequest, short_id: str, slug: str | None = None) ->
         request,
         "catalogue/card.html",
         # Safe: the body is our own template's output, escaped when it was rendered.
-        {"title": page["title"], "body": mark_safe(page["body"])},
+        {"title": page["title"], "body": mark_safe(page["body"]), "short_id": short_id},
     )
 
 
