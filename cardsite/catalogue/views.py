@@ -24,7 +24,7 @@ from django.views.decorators.cache import cache_control
 from cardsite.catalogue import selectors
 from cardsite.catalogue.search import examples, names
 from cardsite.catalogue.search.query import QuerySyntaxError
-from cardsite.catalogue.versioning import catalogue_version
+from cardsite.catalogue.versioning import with_catalogue_version
 from cardsite.limits import throttle_page
 
 GRID_PAGE = 24
@@ -139,10 +139,11 @@ def syntax(request: HttpRequest) -> HttpResponse:
 
 def card_detail(request: HttpRequest, short_id: str, slug: str | None = None) -> HttpResponse:
     # The page's body is the same for everyone, so it is rendered once per catalogue version
-    # (any catalogue write starts a new one) and kept in the shared cache.
-    key = f"card-page:{catalogue_version()}:{short_id}"
-    page = cache.get(key)
-    if page is None:
+    # (any catalogue write starts a new one) and kept in the shared cache with that version,
+    # which is read beside it: a warm page costs one cache round trip.
+    key = f"card-page:{short_id}"
+    version, page = with_catalogue_version(key)
+    if page is None or page["version"] != version:
         card = selectors.card_get(short_id=short_id)
         if card is None:
             raise Http404(f"No card {short_id!r}.")
@@ -157,6 +158,7 @@ def card_detail(request: HttpRequest, short_id: str, slug: str | None = None) ->
             },
         )
         page = {
+            "version": version,
             "slug": card.slug,
             "url": card.get_absolute_url(),
             "title": f"{card.name} · {card.game.name}",

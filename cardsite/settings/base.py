@@ -155,7 +155,8 @@ CACHES = {
 }
 if env("REDIS_URL", default=""):
     CACHES["default"] = {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        # Django's, reusing its Redis client (cardsite/cache.py).
+        "BACKEND": "cardsite.cache.RedisCache",
         "LOCATION": env("REDIS_URL"),
         "KEY_PREFIX": "cardsite",
         "TIMEOUT": 3600,
