@@ -139,6 +139,9 @@ MEDIA_URL = "media/"
 MEDIA_ROOT = env.path("MEDIA_ROOT", default=BASE_DIR / "media")
 
 FIXTURES_DIR = BASE_DIR / "fixtures"
+# Where each game's rulebook (its engine's `rulebook`, a text file) is, to link from its page
+# and serve as plain text; a rulebook not there is named without a link.
+RULEBOOKS_DIR = env.path("RULEBOOKS_DIR", default=BASE_DIR / "rulebooks")
 LOGIN_REDIRECT_URL = "catalogue:home"
 LOGOUT_REDIRECT_URL = "catalogue:home"
 
@@ -152,7 +155,8 @@ CACHES = {
 }
 if env("REDIS_URL", default=""):
     CACHES["default"] = {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        # Django's, reusing its Redis client (cardsite/cache.py).
+        "BACKEND": "cardsite.cache.RedisCache",
         "LOCATION": env("REDIS_URL"),
         "KEY_PREFIX": "cardsite",
         "TIMEOUT": 3600,
