@@ -16,7 +16,8 @@ from cardsite.catalogue.models import Card, Game
 from decks.services import Intake, RequestedCard, deck_create
 from tests.browser.conftest import DESKTOP, PHONE, sign_in
 
-LIST = "/search/?q=is%3Asample&view=list"
+# A dozen cards: a list long enough to move through, a page short enough to look at.
+LIST = "/search/?q=t%3Abattle+f%3Aelves&view=list"
 CARD_LINKS = ".results-list a[href^='/cards/']"
 PASSWORD = "a-Long-preview-pass-7"
 
@@ -110,6 +111,7 @@ def test_focusing_a_card_name_with_the_keyboard_shows_its_face_and_escape_hides_
     # Beside the link, not over it.
     link_box, preview_box = first.bounding_box(), preview.bounding_box()
     assert preview_box["x"] >= link_box["x"] + link_box["width"]
+    expect(preview).to_have_class(re.compile(r"\bis-loaded\b"))
     shoot("focused")
 
     page.keyboard.press("Escape")
@@ -150,6 +152,7 @@ def test_a_long_press_on_a_card_name_shows_its_face_and_does_not_follow_the_link
     expect(preview.locator("img")).to_have_attribute("src", f"/cards/{short_id(link)}/face.png")
     touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     assert inside_viewport(page, preview)
+    expect(preview).to_have_class(re.compile(r"\bis-loaded\b"))
     shoot("long-pressed")
 
     assert page.evaluate("window.clicked") != "followed"
@@ -221,4 +224,5 @@ def test_card_names_that_htmx_swaps_into_the_builder_preview_too(server, page, b
     preview = page.locator(".card-preview")
     expect(preview).to_be_visible()
     expect(preview.locator("img")).to_have_attribute("src", f"/cards/{short_id(link)}/face.png")
+    expect(preview).to_have_class(re.compile(r"\bis-loaded\b"))
     shoot("builder-result-hovered")
