@@ -82,6 +82,8 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                # The visitor's colour theme, for <html data-theme> at first paint.
+                "cardsite.theme.site_theme",
             ],
         },
     },
