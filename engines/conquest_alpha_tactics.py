@@ -193,6 +193,8 @@ ENGINE = GameEngine(
     ),
     formats=FORMATS,
     chart_stat="combat_power",
+    # 4 Card Anatomy: a player card's one number, and a target card's.
+    key_stats=("combat_power", "victory_points"),
 )
 
 

@@ -143,6 +143,8 @@ ENGINE = GameEngine(
     ),
     formats=FORMATS,
     chart_stat="attack",
+    # Battle Cards' bonuses and Upgrade Cards' star rating: what tells two cards apart.
+    key_stats=("attack", "defence", "stars"),
 )
 
 

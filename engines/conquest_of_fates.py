@@ -158,6 +158,7 @@ ENGINE = GameEngine(
     ),
     formats=FORMATS,
     chart_stat="cq",
+    key_stats=("cq",),
 )
 
 

@@ -197,6 +197,8 @@ ENGINE = GameEngine(
     ),
     formats=FORMATS,
     chart_stat="tier",
+    # §1.1: what a card costs (three resources) and the Tier it needs are read before playing it.
+    key_stats=("cost_blue", "cost_gold", "cost_red", "tier"),
 )
 
 

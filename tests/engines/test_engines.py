@@ -130,3 +130,20 @@ def test_each_game_charts_decks_by_its_main_number():
     }
     for engine in ENGINES.values():
         assert engine.chart_stat is None or engine.stat(engine.chart_stat) is not None
+
+
+def test_each_game_names_the_key_stats_a_compact_row_shows():
+    assert {slug: e.key_stats for slug, e in ENGINES.items()} == {
+        "conquest-of-fates": ("cq",),
+        "conquest-of-orion": ("cost_blue", "cost_gold", "cost_red", "tier"),
+        "fate-foretold": (),
+        "conquest-alpha-tactics": ("combat_power", "victory_points"),
+        "conquest-for-the-capital": ("attack", "defence", "stars"),
+    }
+
+
+def test_a_key_stat_the_game_does_not_have_is_refused_when_the_engine_is_built():
+    from dataclasses import replace
+
+    with pytest.raises(ValueError, match="unknown stats \\['mana'\\]"):
+        replace(get_engine("conquest-of-fates"), key_stats=("cq", "mana"))
