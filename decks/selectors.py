@@ -63,3 +63,11 @@ def job_for_reader(*, key: str, user: Any) -> Job | None:
     if job.owner_id is not None and job.owner_id != getattr(user, "id", None):
         return None
     return job
+
+
+def deck_card_counts(*, deck: Deck) -> dict[str, int]:
+    """Copies of each card (by short id) in the deck, all zones together, in one query."""
+    counts: dict[str, int] = {}
+    for short_id, quantity in deck.entries.values_list("card__short_id", "quantity"):
+        counts[short_id] = counts.get(short_id, 0) + quantity
+    return counts
