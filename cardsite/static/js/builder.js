@@ -89,6 +89,14 @@
     status.textContent = text;
   }
 
+  // The panel is replaced whole, so its own live region is new each time and may go unread:
+  // the toolbar's status, which stays, says where the deck now stands.
+  function announce(prefix) {
+    const cards = panel().querySelector(".counts strong")?.textContent ?? "0";
+    const verdict = $("legality")?.textContent.trim() ?? "";
+    say(`${prefix}${cards} card${cards === "1" ? "" : "s"}, ${verdict}.`);
+  }
+
   function refreshTools() {
     undoButton.disabled = undoStack.length === 0;
     redoButton.disabled = redoStack.length === 0;
@@ -141,6 +149,7 @@
         undoStack.push(before);
         if (undoStack.length > HISTORY) undoStack.shift();
         redoStack.length = 0;
+        announce("");
       }
       restoreFocus(focus);
     });
@@ -160,7 +169,7 @@
         forgetHistory();
       } else if (now.dataset.state === target.state) {
         to.push(before);
-        say(`${verb} (${now.querySelector(".counts strong")?.textContent ?? 0} cards).`);
+        announce(`${verb}: `);
       } else {
         from.push(target);
       }
@@ -199,12 +208,21 @@
     edit(builder.dataset.cardUrl, values, true);
   }
 
-  function move(from, by) {
+  // Faces sit in a grid: up and down move a whole row of it, left and right one face.
+  function columns(items) {
+    const top = items[0]?.closest("li").offsetTop;
+    return Math.max(1, items.filter((el) => el.closest("li").offsetTop === top).length);
+  }
+
+  function move(from, key) {
     const list = from.closest("#builder-results, #deck-panel");
     const kind = list.id === "deck-panel" ? "row" : "result";
     const items = [...list.querySelectorAll(`[data-nav=${kind}]`)];
     const here = from.closest("li");
     const i = items.findIndex((el) => el.closest("li") === here);
+    const across = key === "ArrowLeft" || key === "ArrowRight";
+    const size = across || results().dataset.view !== "images" || kind === "row" ? 1 : columns(items);
+    const by = (key === "ArrowDown" || key === "ArrowRight" ? 1 : -1) * size;
     const next = items[Math.min(items.length - 1, Math.max(0, i + by))];
     if (next) {
       next.focus();
@@ -262,7 +280,7 @@
         // Left and right only among results, where a grid of faces runs across.
         if (!item || (!inResults && !event.key.match(/Up|Down/))) return;
         handled();
-        move(target, event.key === "ArrowDown" || event.key === "ArrowRight" ? 1 : -1);
+        move(target, event.key);
         break;
       case "+":
       case "=":
