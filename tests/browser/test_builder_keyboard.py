@@ -223,3 +223,29 @@ def test_results_turn_to_faces_and_the_deck_to_cost_groups_and_both_choices_are_
     page.goto(deck_url + "?q=t%3Aunit")
     expect(page.locator("#builder-results[data-view=images] img").first).to_be_visible()
     expect(page.locator("#deck-panel")).to_have_attribute("data-group", "cost")
+
+
+def test_an_undo_after_the_deck_changed_elsewhere_is_refused_and_says_so(
+    server, page, player, shoot, django_db_blocker
+):
+    from decks.models import Deck
+    from decks.services import deck_set_quantity
+
+    sign_in(page, server, USERNAME, PASSWORD)
+    new_deck(page, server, "conquest-of-orion/limited", "Elsewhere")
+    search(page, "f:aliens t:unit")
+    page.keyboard.press("+")
+    settled(page, 1)
+    # Another tab (here, the service itself) adds a card meanwhile.
+    with django_db_blocker.unblock():
+        deck = Deck.objects.get(owner=player, name="Elsewhere")
+        other = page.locator("#builder-results li.result").nth(1).get_attribute("data-card")
+        deck_set_quantity(deck=deck, expected_version=None, card=other, step=1)
+    page.keyboard.press("Control+z")
+    expect(page.locator("#deck-panel .alert")).to_contain_text("The deck changed elsewhere")
+    settled(page, 2)  # shown as it is now, the other tab's card included
+    expect(page.get_by_role("button", name="Undo the last change to the cards")).to_be_disabled()
+    expect(page.locator("#tools-status")).to_have_text(
+        "The deck changed elsewhere; undo starts again from here."
+    )
+    shoot("conflict")

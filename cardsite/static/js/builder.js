@@ -108,6 +108,7 @@
   function forgetHistory() {
     undoStack.length = 0;
     redoStack.length = 0;
+    say("The deck changed elsewhere; undo starts again from here.");
   }
 
   // Where focus goes when the row it was on leaves the deck: the next row, else the previous.
