@@ -377,3 +377,20 @@ def test_one_plus_or_minus_writes_one_row_in_a_bounded_number_of_queries(
             HTTP_HX_REQUEST="true",
         )
     assert Deck.objects.get(pk=deck.pk).entries.get(card=cards[1]).quantity == 1
+
+
+def test_without_javascript_saving_settings_or_pasting_keeps_the_search_and_choices(builder):
+    deck = make_deck(builder, "conquest-of-fates/standard", "Fates")
+    page = edit_page(builder, deck, q="t:unit", group="cost", view="images")
+    forms = re.findall(
+        r'<form method="post" action="([^"]+)" class="stacked"(.*?)</form>', page, re.S
+    )
+    assert len(forms) == 2  # settings and import
+    for _, body in forms:
+        assert '<input type="hidden" name="group" value="cost">' in body
+        assert '<input type="hidden" name="view" value="images">' in body
+    response = builder.post(
+        f"/decks/{deck.share_key}/edit/settings/",
+        {"name": "Renamed", "version": 1, "q": "t:unit", "group": "cost", "view": "images"},
+    )
+    assert response["Location"].endswith("?q=t%3Aunit&group=cost&view=images")
