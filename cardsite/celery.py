@@ -1,7 +1,7 @@
 """The Celery application: it runs decks' background jobs when CELERY_BROKER_URL is set.
 
 Start a worker with `celery -A cardsite worker` (and `celery -A cardsite beat` for the hourly
-purge of expired job results)."""
+purge of expired job results and the daily purge of decks deleted long enough ago)."""
 
 import os
 

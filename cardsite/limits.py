@@ -26,6 +26,7 @@ COUNTED = {
     "search": ("search", "searches"),
     "goldfish": ("goldfish page", "goldfish pages"),
     "proxies": ("proxy sheet", "proxy sheets"),
+    "images": ("deck picture drawn", "deck pictures drawn"),
     "signup": ("sign-up", "sign-ups"),
     "password_reset": ("password reset request", "password reset requests"),
 }
@@ -80,6 +81,23 @@ def _rate_in_words(throttle: _PageThrottle) -> str:
     return f"{throttle.num_requests} {one if throttle.num_requests == 1 else many} {period}"
 
 
+def spend(request: HttpRequest, scope: str) -> None:
+    """Count one request of `scope` against the client's budget; raise LimitReached, naming
+    the limit, once it is spent. For work that costs only sometimes (a picture drawn once,
+    then read from its file), so only the costly part is counted."""
+    throttle = _PageThrottle(scope)
+    if throttle.rate is not None and not throttle.allow_request(request, None):
+        wait = max(1, round(throttle.wait() or 1))
+        raise LimitReached(
+            code="throttled",
+            message=(
+                f"Too many requests: the limit is {_rate_in_words(throttle)} per"
+                f" client. Try again in {wait} second{'s' if wait != 1 else ''}."
+            ),
+            retry_after=wait,
+        )
+
+
 def throttle_page(
     scope: str, *, counts: Callable[[HttpRequest], bool] = lambda request: True
 ) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
@@ -89,18 +107,8 @@ def throttle_page(
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
         def throttled(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            throttle = _PageThrottle(scope)
-            counted = throttle.rate is not None and counts(request)
-            if counted and not throttle.allow_request(request, None):
-                wait = max(1, round(throttle.wait() or 1))
-                raise LimitReached(
-                    code="throttled",
-                    message=(
-                        f"Too many requests: the limit is {_rate_in_words(throttle)} per"
-                        f" client. Try again in {wait} second{'s' if wait != 1 else ''}."
-                    ),
-                    retry_after=wait,
-                )
+            if counts(request):
+                spend(request, scope)
             return view(request, *args, **kwargs)
 
         return throttled

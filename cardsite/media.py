@@ -2,7 +2,9 @@
 (`make run`); a production front server serves MEDIA_ROOT, and must leave out jobs/ too.
 
 Job results are private: only the job's owner may read them, through the job result views,
-which check. So nothing under the jobs folder is served here, however the path is spelled."""
+which check. So are a deck's pictures (decks/images.py), which show a private deck's cards
+to nobody but its owner. So nothing under those folders is served here, however the path is
+spelled."""
 
 import posixpath
 from pathlib import Path
@@ -14,9 +16,10 @@ from django.http.response import HttpResponseBase
 from django.utils._os import safe_join
 from django.views.static import serve
 
+from decks.images import FOLDER as DECK_IMAGES
 from decks.models import Job
 
-PRIVATE_FOLDERS = (str(Job._meta.get_field("result").upload_to).strip("/"),)
+PRIVATE_FOLDERS = (str(Job._meta.get_field("result").upload_to).strip("/"), DECK_IMAGES)
 
 
 def _private(path: str) -> bool:

@@ -1,6 +1,8 @@
 """Decks people build, and the per-format settings an admin decides where a rulebook is silent."""
 
+import math
 import secrets
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -9,6 +11,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from cardsite.catalogue.models import Card, Faction, Game
+
+# How long a deleted deck can be restored from "My decks" before it is purged for good.
+DELETED_KEEP_DAYS = 30
 
 
 def new_share_key() -> str:
@@ -86,8 +91,13 @@ class Deck(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # Set when its owner deletes it: from then on only "My decks" shows it, for restoring,
+    # until decks.services.lifecycle.decks_purge removes it for good.
+    deleted_at = models.DateTimeField(null=True, blank=True, db_index=True)
 
     objects = DeckManager()
+    # For templates, which cannot read a module's constants.
+    keep_deleted_days = DELETED_KEEP_DAYS
 
     class Meta:
         ordering = ["-updated_at", "-id"]
@@ -98,6 +108,21 @@ class Deck(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("decks:deck", args=[self.share_key])
+
+    @property
+    def restorable_until(self) -> datetime | None:
+        """When a deleted deck stops being restorable (and may be purged); None if not deleted."""
+        if self.deleted_at is None:
+            return None
+        return self.deleted_at + timedelta(days=DELETED_KEEP_DAYS)
+
+    @property
+    def days_left(self) -> int:
+        """Whole days, rounded up, left to restore a deleted deck (0 once it is too late)."""
+        until = self.restorable_until
+        if until is None:
+            return 0
+        return max(0, math.ceil((until - timezone.now()) / timedelta(days=1)))
 
     def natural_key(self) -> tuple[str]:
         # The share key is unique and already public in the deck's link, so it stays the

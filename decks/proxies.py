@@ -414,9 +414,12 @@ def pages_for(cards: int) -> int:
     return -(-cards // (COLUMNS * ROWS))
 
 
-def render_sheet(sheet: Sheet, progress: Callable[[int], None] | None = None) -> bytes:
+def render_sheet(
+    sheet: Sheet, progress: Callable[[int], None] | None = None, *, page_total: int | None = None
+) -> bytes:
     """The PDF: a calibration page, then card pages (each followed by its backs if asked).
-    `progress`, if given, hears of each page of cards as it is drawn."""
+    `progress`, if given, hears of each page of cards as it is drawn. `page_total` is the
+    number of pages the footers count, when `sheet` is only the start of a longer one."""
     _register_fonts()
     lay = layout(sheet.options)
     buffer = io.BytesIO()
@@ -440,7 +443,7 @@ def render_sheet(sheet: Sheet, progress: Callable[[int], None] | None = None) ->
         for card, (cx, cy) in zip(chunk, lay.cells, strict=False):
             _draw_card(c, card, cx * MM, cy * MM, lay, images)
         _crop_marks(c, lay)
-        _footer(c, sheet, lay, number, len(chunks))
+        _footer(c, sheet, lay, number, page_total or len(chunks))
         c.showPage()
         if sheet.options.backs:
             _backs(c, sheet, lay, len(chunk))

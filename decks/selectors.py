@@ -1,17 +1,30 @@
-"""Reads of decks, always through who is asking: a private deck exists only for its owner."""
+"""Reads of decks, always through who is asking: a private deck exists only for its owner,
+and a deleted one for nobody but its owner's "Recently deleted" list."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from cardsite.catalogue.search.text import fold
-from decks.models import Deck, Job
+from decks.models import DELETED_KEEP_DAYS, Deck, Job
+
+# Shown in "Recently deleted", newest first; older ones are still restorable by their link.
+DELETED_SHOWN = 100
 
 
 def _base() -> QuerySet[Deck]:
-    return Deck.objects.select_related("owner", "game", "faction")
+    """Every deck anyone may read: deleted decks are left out here, so that every reader
+    (pages, lists, the API, forks, card pages) loses them at once."""
+    return _all().filter(deleted_at__isnull=True)
+
+
+def _all() -> QuerySet[Deck]:
+    # The fork source too: a deck's record names it only while it is not deleted.
+    return Deck.objects.select_related("owner", "game", "faction", "forked_from")
 
 
 def deck_for_reader(*, deck_id: str, user: Any) -> Deck | None:
@@ -52,6 +65,25 @@ def decks_listed(
         ).values("id")
         decks = decks.filter(id__in=holding)
     return decks.order_by("-updated_at", "-id")
+
+
+def decks_deleted(*, user: Any) -> QuerySet[Deck]:
+    """The user's decks deleted recently enough to restore, most recently deleted first."""
+    since = timezone.now() - timedelta(days=DELETED_KEEP_DAYS)
+    return (
+        _all()
+        .filter(owner_id=getattr(user, "id", None), deleted_at__gt=since)
+        .order_by("-deleted_at", "-id")[:DELETED_SHOWN]
+    )
+
+
+def deleted_deck_of(*, deck_id: str, user: Any) -> Deck | None:
+    """The user's own deleted deck with this id, however long ago it was deleted."""
+    return (
+        _all()
+        .filter(share_key=deck_id, owner_id=getattr(user, "id", None), deleted_at__isnull=False)
+        .first()
+    )
 
 
 def job_for_reader(*, key: str, user: Any) -> Job | None:

@@ -3,6 +3,7 @@
 from celery import shared_task
 
 from decks.jobs import job_purge_expired, job_run
+from decks.services import decks_purge
 
 
 @shared_task(name="decks.tasks.run_job")
@@ -13,3 +14,8 @@ def run_job(key: str) -> None:
 @shared_task(name="decks.tasks.purge_expired_jobs")
 def purge_expired_jobs() -> int:
     return job_purge_expired()
+
+
+@shared_task(name="decks.tasks.purge_deleted_decks")
+def purge_deleted_decks() -> int:
+    return decks_purge()

@@ -157,6 +157,60 @@ class FaceLayout:
         return {*self.corner_stats, *self.footer_stats, *self.star_stats, *self.tag_stats, *pairs}
 
 
+class ChartKind(StrEnum):
+    # Cards per value of one or more whole-number stats, a series per stat.
+    CURVE = "curve"
+    TYPES = "types"
+    FACTIONS = "factions"
+
+
+@dataclass(frozen=True)
+class ChartSpec:
+    """One chart a deck of the game shows, counting copies of cards."""
+
+    kind: ChartKind
+    title: str
+    # What the categories are ("Tier", "Suit"); for factions it also names the cards of none
+    # ("No suit").
+    axis: str
+    # CURVE: the stats, one series each, drawn side by side.
+    stats: tuple[str, ...] = ()
+    # CURVE: a card whose value is 0 is left off that stat's series, where 0 means "does not
+    # use it" (a cost in a colour the card does not need) and would dwarf the real curve.
+    skip_zero: bool = False
+
+    @property
+    def slug(self) -> str:
+        return slugify(self.title)
+
+
+def curve(title: str, *stats: str, axis: str = "", skip_zero: bool = False) -> ChartSpec:
+    return ChartSpec(ChartKind.CURVE, title, axis or title, stats, skip_zero)
+
+
+def by_type(title: str = "Cards by type", axis: str = "Type") -> ChartSpec:
+    return ChartSpec(ChartKind.TYPES, title, axis)
+
+
+def by_faction(title: str = "Cards by faction", axis: str = "Faction") -> ChartSpec:
+    return ChartSpec(ChartKind.FACTIONS, title, axis)
+
+
+@dataclass(frozen=True)
+class ResultChart:
+    """How a page draws one chart of the game's goldfish answer (its `charts[key]`).
+
+    A chart that is a list or a mapping of parts (one histogram per battle, per card type) is
+    drawn once per part, `{part}` in the titles standing for the part's number or name."""
+
+    key: str
+    title: str
+    x: str
+    y: str = "Games"
+    # The values are shares of games (0 to 1), shown as percentages.
+    share: bool = False
+
+
 @dataclass(frozen=True)
 class GameEngine:
     slug: str
@@ -167,15 +221,20 @@ class GameEngine:
     zones: tuple[Zone, ...]
     face: FaceLayout = FaceLayout()
     formats: tuple[Format, ...] = ()
-    # The number a deck's curve is drawn by (CQ, Tier, combat power...), and the one the
-    # builder can group a deck by; None: no chart and no such grouping.
+    # The game's main number (CQ, Tier, combat power, attack): what the builder can group a
+    # deck by and a deck's picture orders cards by; None: the game has none. One stat, where
+    # `charts` may draw several (Orion's costs beside its Tier).
     chart_stat: str | None = None
     # The stats a compact row (a builder result, a deck row) shows beside a card's name, in
     # this order: the numbers a player weighs when picking the card, not every stat it has.
     key_stats: tuple[str, ...] = ()
+    # The charts a deck shows: the game's main numbers, counts by type and by faction.
+    charts: tuple[ChartSpec, ...] = ()
     # goldfish(cards, *, runs, seed, policy) -> {"summary", "charts"}, and its policy knobs.
     goldfish: Callable[..., dict[str, Any]] | None = field(default=None, compare=False)
     goldfish_policy: tuple[Any, ...] = ()
+    # How each chart of a goldfish answer is titled; a chart not named here gets its key.
+    goldfish_charts: tuple[ResultChart, ...] = ()
     # The CPU one game at the default policy costs, relative to a Conquest of Fates game
     # (measured 2026-11-23: 53,000 of those a second here). It weighs the runs a request may
     # simulate inside a web request before it must become a background job.
@@ -212,6 +271,21 @@ class GameEngine:
         type_names = {t.name for t in self.card_types}
         if stray := set(self.face.landscape_types) - type_names:
             raise ValueError(f"{self.slug}: face layout names unknown card types {sorted(stray)}")
+        self._check_charts()
+
+    def _check_charts(self) -> None:
+        # A misspelt stat would draw an empty chart on every deck page, and two charts of one
+        # title would share an element id.
+        if len({c.slug for c in self.charts}) != len(self.charts):
+            raise ValueError(f"{self.slug}: two charts share a title")
+        for chart in self.charts:
+            wanted = bool(chart.stats) if chart.kind is ChartKind.CURVE else not chart.stats
+            if not wanted:
+                raise ValueError(f"{self.slug}: chart {chart.title!r} has the wrong stats")
+            for key in chart.stats:
+                spec = self._stats_by_key.get(key)
+                if spec is None or spec.kind is not StatKind.INTEGER:
+                    raise ValueError(f"{self.slug}: chart {chart.title!r}: {key} is no number")
 
     @property
     def max_deck_cards(self) -> int:

@@ -3,7 +3,18 @@
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
-from engines.base import CardTypeSpec, FaceLayout, GameEngine, StatField, StatKind, Zone
+from engines.base import (
+    CardTypeSpec,
+    FaceLayout,
+    GameEngine,
+    ResultChart,
+    StatField,
+    StatKind,
+    Zone,
+    by_faction,
+    by_type,
+    curve,
+)
 from engines.goldfish import (
     PolicyParam,
     copies,
@@ -195,6 +206,11 @@ ENGINE = GameEngine(
     chart_stat="combat_power",
     # 4 Card Anatomy: a player card's one number, and a target card's.
     key_stats=("combat_power", "victory_points"),
+    charts=(
+        curve("Cards by Combat Power", "combat_power", axis="Combat Power"),
+        by_type(),
+        by_faction(),
+    ),
 )
 
 
@@ -279,6 +295,12 @@ ENGINE = replace(
     goldfish=goldfish,
     goldfish_policy=GOLDFISH_POLICY,
     goldfish_cost=16,
+    goldfish_charts=(
+        ResultChart("opening_hand_by_type", "{part} cards in the opening hand", "{part} cards"),
+        ResultChart(
+            "combat_power_per_round", "Combat Power placed in round {part}", "Combat Power"
+        ),
+    ),
     untyped_zone=_untyped_zone,
     hand=HandRules(
         opening=4,

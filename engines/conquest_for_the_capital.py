@@ -3,7 +3,18 @@
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
-from engines.base import CardTypeSpec, FaceLayout, GameEngine, StatField, StatKind, Zone
+from engines.base import (
+    CardTypeSpec,
+    FaceLayout,
+    GameEngine,
+    ResultChart,
+    StatField,
+    StatKind,
+    Zone,
+    by_faction,
+    by_type,
+    curve,
+)
 from engines.goldfish import (
     PolicyParam,
     by_turn,
@@ -145,6 +156,12 @@ ENGINE = GameEngine(
     chart_stat="attack",
     # Battle Cards' bonuses and Upgrade Cards' star rating: what tells two cards apart.
     key_stats=("attack", "defence", "stars"),
+    # A Battle card adds Attack and Defence to one battle (Battle Cards): side by side.
+    charts=(
+        curve("Battle bonuses", "attack", "defence", axis="Bonus"),
+        by_type(),
+        by_faction(),
+    ),
 )
 
 
@@ -236,6 +253,12 @@ ENGINE = replace(
     goldfish=goldfish,
     goldfish_policy=GOLDFISH_POLICY,
     goldfish_cost=4,
+    goldfish_charts=(
+        ResultChart("attack", "Attack bonus of the Battle cards played", "Attack", "Cards played"),
+        ResultChart(
+            "defence", "Defence bonus of the Battle cards played", "Defence", "Cards played"
+        ),
+    ),
     hand=HandRules(
         opening=4,
         zone="battle",

@@ -8,9 +8,13 @@ from engines.base import (
     FaceLayout,
     GameEngine,
     HandOdds,
+    ResultChart,
     StatField,
     StatKind,
     Zone,
+    by_faction,
+    by_type,
+    curve,
 )
 from engines.goldfish import (
     PolicyParam,
@@ -159,6 +163,11 @@ ENGINE = GameEngine(
     formats=FORMATS,
     chart_stat="cq",
     key_stats=("cq",),
+    charts=(
+        curve("Cards by Conquest Value", "cq", axis="Conquest Value (CQ)"),
+        by_type(),
+        by_faction(),
+    ),
 )
 
 
@@ -265,6 +274,10 @@ ENGINE = replace(
     ENGINE,
     goldfish=goldfish,
     goldfish_policy=GOLDFISH_POLICY,
+    goldfish_charts=(
+        ResultChart("total_cq", "CQ tallied over a game", "Total CQ"),
+        ResultChart("cq_per_battle", "CQ tallied in battle {part}", "CQ"),
+    ),
     hand=HandRules(
         opening=SUPPLY_DROP,
         per_turn=SUPPLY_DROP,

@@ -3,7 +3,18 @@
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
-from engines.base import CardTypeSpec, FaceLayout, GameEngine, StatField, StatKind, Zone
+from engines.base import (
+    CardTypeSpec,
+    FaceLayout,
+    GameEngine,
+    ResultChart,
+    StatField,
+    StatKind,
+    Zone,
+    by_faction,
+    by_type,
+    curve,
+)
 from engines.goldfish import (
     PolicyParam,
     by_turn,
@@ -199,6 +210,14 @@ ENGINE = GameEngine(
     chart_stat="tier",
     # §1.1: what a card costs (three resources) and the Tier it needs are read before playing it.
     key_stats=("cost_blue", "cost_gold", "cost_red", "tier"),
+    # A card needs Blue, Gold and Red (§1.1, 3. Cost) and a Tier (§1.7): a curve of each. The
+    # sample cards print 0 in the colours they do not use, so a 0 is no bar.
+    charts=(
+        curve("Cost curve", "cost_blue", "cost_gold", "cost_red", axis="Cost", skip_zero=True),
+        curve("Cards by Tier", "tier", axis="Tier requirement"),
+        by_type(),
+        by_faction("Cards by race", axis="Race"),
+    ),
 )
 
 
@@ -343,6 +362,14 @@ ENGINE = replace(
     goldfish=goldfish,
     goldfish_policy=GOLDFISH_POLICY,
     goldfish_cost=14,
+    goldfish_charts=(
+        ResultChart(
+            "playable_cards_per_turn",
+            "Playable cards in hand, by turn",
+            "Turn",
+            "Playable cards (mean)",
+        ),
+    ),
     unaligned_label="No race",
     hand=HandRules(
         opening=4,

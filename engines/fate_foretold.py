@@ -3,7 +3,15 @@
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
-from engines.base import CardTypeSpec, FaceLayout, GameEngine, Zone
+from engines.base import (
+    CardTypeSpec,
+    FaceLayout,
+    GameEngine,
+    ResultChart,
+    Zone,
+    by_faction,
+    by_type,
+)
 from engines.goldfish import (
     PolicyParam,
     by_turn,
@@ -116,6 +124,8 @@ ENGINE = GameEngine(
     # Suits are told apart by colour and symbol; a Sigil is a horizontal card (Glossary: Sigil).
     face=FaceLayout(landscape_types=("Sigil",), faction_badge=True),
     formats=FORMATS,
+    # No card prints a number, so no curve: the suits are what a Nest is built around.
+    charts=(by_type(), by_faction("Cards by suit", axis="Suit")),
 )
 
 
@@ -217,6 +227,12 @@ ENGINE = replace(
     goldfish=goldfish,
     goldfish_policy=GOLDFISH_POLICY,
     goldfish_cost=4,
+    goldfish_charts=(
+        ResultChart("turns_to_alignment", "Turn alignment is first reached", "Turn"),
+        ResultChart(
+            "aligned_by_turn", "Aligned by each turn", "Turn", "Share of games", share=True
+        ),
+    ),
     hand=HandRules(
         opening=3,
         zone="nest",

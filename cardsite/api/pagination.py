@@ -1,3 +1,4 @@
+from collections.abc import Sequence
 from typing import Any
 
 from django.core.paginator import Paginator
@@ -55,10 +56,11 @@ class SearchPagination(StablePagination):
     """A page of search results, with what the query could not use and names it might have meant."""
 
     def get_paginated_response(
-        self, data: Any, warnings: list[str] | None = None, suggestions: list[str] | None = None
+        self, data: Any, warnings: Sequence[Any] = (), suggestions: list[str] | None = None
     ) -> Response:
         response = super().get_paginated_response(data)
-        response.data["warnings"] = warnings or []
+        response.data["warnings"] = [str(w) for w in warnings]
+        response.data["dropped"] = [w.as_json() for w in warnings]
         response.data["suggestions"] = suggestions or []
         return response
 
@@ -67,7 +69,25 @@ class SearchPagination(StablePagination):
         paginated["properties"]["warnings"] = {
             "type": "array",
             "items": {"type": "string"},
-            "description": "Terms of the query that were ignored, and why.",
+            "description": "Terms of the query that were ignored, and why, as sentences.",
+        }
+        nullable_string = {"type": "string", "nullable": True}
+        paginated["properties"]["dropped"] = {
+            "type": "array",
+            "description": "The same terms, one object each: the term as typed, where it "
+            "starts in `q`, why it was ignored, and the nearest valid term with `q` rewritten "
+            "to use it (null when nothing valid is near).",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "term": {"type": "string"},
+                    "position": {"type": "integer"},
+                    "reason": {"type": "string"},
+                    "suggestion": nullable_string,
+                    "query": nullable_string,
+                },
+                "required": ["term", "position", "reason", "suggestion", "query"],
+            },
         }
         paginated["properties"]["suggestions"] = {
             "type": "array",

@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.routers import DefaultRouter
+from rest_framework.routers import APIRootView, DefaultRouter
 
 from cardsite.api.auth import TokenView
 from cardsite.api.errors import json_or_html_404
@@ -12,7 +12,20 @@ from decks.api.jobs import JobResultView, JobView
 from decks.api.proxies import DeckProxiesView, ListProxiesView
 from decks.api.validate import FormatsView, ValidateDeckView
 
+
+class ApiRoot(APIRootView):
+    """Read every game's cards, sets and rules data, and search them in the query language
+    of /syntax/. Check any decklist without an account (decks/validate/), and with a token
+    (auth/token/) save, change, delete, export and fork your own decks; public decks can be
+    read, goldfished and printed as proxies by anyone. The schema is at schema/ and the
+    interactive docs at docs/."""
+
+    def get_view_name(self) -> str:
+        return "cardsite API"
+
+
 router = DefaultRouter()
+router.APIRootView = ApiRoot
 router.register("games", GameViewSet, basename="game")
 router.register("sets", SetViewSet, basename="set")
 router.register("cards", CardViewSet, basename="card")

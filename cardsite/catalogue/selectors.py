@@ -22,8 +22,10 @@ from cardsite.catalogue.models import (
     Keyword,
     Rarity,
     Ruling,
+    Subtype,
     Term,
 )
+from cardsite.catalogue.search.dropped import Dropped
 from cardsite.catalogue.versioning import catalogue_version
 
 
@@ -75,8 +77,10 @@ def games_for(slug: str | None) -> list[Game]:
 @dataclass
 class SearchResult:
     cards: QuerySet[Card]
-    warnings: list[str]
+    warnings: list[Dropped]
     name_words: list[str]
+    # Every filtering term was dropped, so no card matches (see compile_query).
+    nothing_applies: bool = False
 
     @property
     def ids(self) -> QuerySet[Card]:
@@ -95,6 +99,57 @@ def cards_in_order(ids: Iterable[int]) -> list[Card]:
     return [by_id[i] for i in ids if i in by_id]
 
 
+def listed_cards(ids: Iterable[int]) -> list[Card]:
+    """Cards for these ids, in the same order, with what a list of results shows (name, game,
+    set, type, classifications, factions, stats) and nothing else: a page of results needs
+    neither keywords nor rulings nor errata, nor the rules text and notes."""
+    ids = list(ids)
+    cards = (
+        Card.objects.select_related("game", "card_set", "card_type")
+        .only(
+            "name",
+            "short_id",
+            "slug",
+            "number",
+            "stats",
+            "game__slug",
+            "game__name",
+            "card_set__code",
+            "card_set__is_official",
+            "card_type__name",
+        )
+        .prefetch_related(
+            Prefetch("subtypes", queryset=Subtype.objects.only("name")),
+            Prefetch("factions", queryset=Faction.objects.only("name", "colour")),
+        )
+    )
+    by_id = cards.in_bulk(ids)
+    return [by_id[i] for i in ids if i in by_id]
+
+
+@dataclass(frozen=True)
+class GameChoice:
+    """A game as a search form offers it."""
+
+    slug: str
+    name: str
+
+
+# Per process, with the catalogue version it was read under: every search page lists the games.
+_GAME_CHOICES: dict[str, tuple[int, list[GameChoice]]] = {}
+
+
+def game_choices(*, version: int | None = None) -> list[GameChoice]:
+    """Every game's slug and name, by name; read once per catalogue version (`version`, when
+    the caller has it already) and process."""
+    version = catalogue_version() if version is None else version
+    cached = _GAME_CHOICES.get("all")
+    if cached is None or cached[0] != version:
+        rows = Game.objects.order_by("name").values_list("slug", "name")
+        cached = _GAME_CHOICES["all"] = (version, [GameChoice(*row) for row in rows])
+    return cached[1]
+
+
 def card_search(
     *, text: str, game: str | None = None, cards: QuerySet[Card] | None = None
 ) -> SearchResult:
@@ -103,7 +158,9 @@ def card_search(
 
     compiled = compile_query(text, games=games_for(game), scoped=game is not None)
     base = cards if cards is not None else card_list(game=game)
-    return SearchResult(compiled.apply(base), compiled.warnings, compiled.name_words)
+    return SearchResult(
+        compiled.apply(base), compiled.warnings, compiled.name_words, compiled.nothing_applies
+    )
 
 
 @dataclass(frozen=True)
@@ -111,8 +168,9 @@ class FoundIds:
     """A search's matching card ids in order, ready to page over, with its notes."""
 
     ids: list[int]
-    warnings: list[str]
+    warnings: list[Dropped]
     name_words: list[str]
+    nothing_applies: bool = False
 
 
 # A search's ids are kept while the catalogue is unchanged (its version is in the key), and
@@ -127,23 +185,26 @@ def card_search_ids(
     game: str | None = None,
     cards: QuerySet[Card] | None = None,
     narrowed_by: str = "",
+    version: int | None = None,
 ) -> FoundIds:
     """card_search's ids, from the shared cache when the same search ran on this version of
     the catalogue. `narrowed_by` names what narrowed `cards` (the API's filters), so searches
-    over different narrowings never share an entry. Raises QuerySyntaxError as card_search."""
+    over different narrowings never share an entry; `version` is the catalogue's, when the
+    caller has it already. Raises QuerySyntaxError as card_search."""
+    version = catalogue_version() if version is None else version
     key = (
-        "search:"
-        + hashlib.sha256(
-            json.dumps([catalogue_version(), text, game, narrowed_by]).encode()
-        ).hexdigest()
+        # v2: warnings became Dropped terms; an entry of the old shape must not be read back.
+        "search:v2:"
+        + hashlib.sha256(json.dumps([version, text, game, narrowed_by]).encode()).hexdigest()
     )
     hit = cache.get(key)
     if hit is not None:
         return FoundIds(*hit)
     result = card_search(text=text, game=game, cards=cards)
-    found = FoundIds(list(result.ids), result.warnings, result.name_words)
+    found = FoundIds(list(result.ids), result.warnings, result.name_words, result.nothing_applies)
     if len(found.ids) <= SEARCH_CACHE_MAX_IDS:
-        cache.set(key, (found.ids, found.warnings, found.name_words), SEARCH_CACHE_SECONDS)
+        entry = (found.ids, found.warnings, found.name_words, found.nothing_applies)
+        cache.set(key, entry, SEARCH_CACHE_SECONDS)
     return found
 
 

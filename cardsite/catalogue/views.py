@@ -1,6 +1,8 @@
 """Catalogue pages. Thin: fetch through selectors, render a template."""
 
+import hashlib
 import io
+import json
 from typing import Any
 
 import qrcode
@@ -38,11 +40,14 @@ def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _paged(request: HttpRequest, ids: Any, view: str) -> Any:
-    """A page over card ids, its cards then loaded whole (see SearchResult.ids)."""
-    per_page = LIST_PAGE if view == "list" else GRID_PAGE
-    page = Paginator(ids, per_page).get_page(request.GET.get("page"))
-    page.object_list = selectors.cards_in_order(page.object_list)
+    """A page over card ids, its cards then loaded with what a list of results shows."""
+    page = Paginator(ids, _per_page(view)).get_page(request.GET.get("page"))
+    page.object_list = selectors.listed_cards(page.object_list)
     return page
+
+
+def _per_page(view: str) -> int:
+    return LIST_PAGE if view == "list" else GRID_PAGE
 
 
 def _view_mode(request: HttpRequest) -> str:
@@ -53,29 +58,37 @@ def _has_query(request: HttpRequest) -> bool:
     return bool(request.GET.get("q", "").strip())
 
 
+# The parameters a search page's results depend on. A request with any other (or one given
+# twice) is answered without the cache: its links carry what it was given, and a stray
+# parameter must never reach the links of a page kept for everyone.
+SEARCH_PARAMS = frozenset({"q", "game", "view", "page"})
+
+
 # The API's search budget: the form alone costs nothing, a query counts.
 @throttle_page("search", counts=_has_query)
 def search(request: HttpRequest) -> HttpResponse:
     text = request.GET.get("q", "").strip()
     game_slug = request.GET.get("game") or None
-    view = _view_mode(request)
+    # Read once: every cache below is keyed by it (each read is a round trip to Redis).
+    version = catalogue_version()
+    games = selectors.game_choices(version=version)
+    game = next((g for g in games if g.slug == game_slug), None)
     context: dict[str, Any] = {
         "q": text,
         "game_slug": game_slug,
-        "view": view,
-        "games": selectors.game_list(),
+        "game": game,
+        "view": _view_mode(request),
+        "games": games,
         # Set explicitly: the template tells "no query yet" from "no results" by None.
         "page": None,
     }
-    game = selectors.game_get(slug=game_slug) if game_slug else None
     if game_slug and game is None:
         context["error"] = f"There is no game “{game_slug}”."
         return render(request, "catalogue/search.html", context, status=400)
-    context["game"] = game
     if not text:
         return render(request, "catalogue/search.html", context)
     try:
-        result = selectors.card_search_ids(text=text, game=game_slug)
+        found = selectors.card_search_ids(text=text, game=game_slug, version=version)
     except QuerySyntaxError as exc:
         context.update(
             error=exc.message,
@@ -84,11 +97,50 @@ def search(request: HttpRequest) -> HttpResponse:
             error_at=text[exc.position :],
         )
         return render(request, "catalogue/search.html", context, status=400)
-    page = _paged(request, result.ids, view)
-    context.update(page=page, warnings=result.warnings)
-    if not page.object_list and result.name_words:
-        context["suggestions"] = names.suggestions(" ".join(result.name_words), game=game_slug)
+    page = Paginator(found.ids, _per_page(context["view"])).get_page(request.GET.get("page"))
+    context["page"] = page
+    # Safe: our own template's output, escaped when it was rendered.
+    context["results"] = mark_safe(_search_results(request, context, found, page, version))
     return render(request, "catalogue/search.html", context)
+
+
+def _search_results(
+    request: HttpRequest,
+    context: dict[str, Any],
+    found: selectors.FoundIds,
+    page: Any,
+    version: int,
+) -> str:
+    """The results part of a search page: the same for everyone who asks the same search of
+    the same catalogue, so rendered once per catalogue version (any catalogue write starts a
+    new one) and kept in the shared cache, keyed by the page's own number."""
+    cacheable = set(request.GET) <= SEARCH_PARAMS and all(
+        len(values) == 1 for _, values in request.GET.lists()
+    )
+    parts = [version, context["q"], context["game_slug"], context["view"], page.number]
+    key = "search-results:" + hashlib.sha256(json.dumps(parts).encode()).hexdigest()
+    if cacheable and (html := cache.get(key)) is not None:
+        return str(html)
+    page.object_list = selectors.listed_cards(page.object_list)
+    suggestions = (
+        names.suggested_cards(" ".join(found.name_words), game=context["game_slug"])
+        if not page.object_list and found.name_words
+        else []
+    )
+    html = render_to_string(
+        "catalogue/_search_results.html",
+        {
+            **context,
+            "page": page,
+            "warnings": found.warnings,
+            "nothing_applies": found.nothing_applies,
+            "suggestions": suggestions,
+        },
+        request=request,
+    )
+    if cacheable:
+        cache.set(key, html, PAGE_CACHE_SECONDS)
+    return html
 
 
 def set_detail(request: HttpRequest, game: str, code: str) -> HttpResponse:

@@ -181,6 +181,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": max(3600, 2 * JOB_TIME_
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BEAT_SCHEDULE = {
     "purge-expired-jobs": {"task": "decks.tasks.purge_expired_jobs", "schedule": 3600.0},
+    # Decks deleted more than decks.models.DELETED_KEEP_DAYS ago (`manage.py purge_decks`).
+    "purge-deleted-decks": {"task": "decks.tasks.purge_deleted_decks", "schedule": 86400.0},
 }
 JOB_TTL_HOURS = env.int("JOB_TTL_HOURS", default=24)
 # What counts as large: sheets of at least this many cards, simulations of at least this many
@@ -224,6 +226,8 @@ REST_FRAMEWORK = {
         "validate": env("THROTTLE_VALIDATE", default="240/min"),
         "goldfish": env("THROTTLE_GOLDFISH", default="30/min"),
         "proxies": env("THROTTLE_PROXIES", default="30/min"),
+        # Pages only: deck pictures (Open Graph images) drawn anew; one read from its file is free.
+        "images": env("THROTTLE_IMAGES", default="30/min"),
         "auth": env("THROTTLE_AUTH", default="20/min"),
         "jobs": env("THROTTLE_JOBS", default="600/min"),
         # Pages only (cardsite/limits.py): sign-ups and password reset mails, per address.
@@ -240,7 +244,12 @@ REST_FRAMEWORK = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "cardsite API",
     "DESCRIPTION": (
-        "Cards, sets and factions of five card games, and decks built from them. Request "
+        "Cards, sets and factions of five card games, and decks built from them. Anyone may "
+        "read and search the catalogue, read public decks, and check a decklist "
+        "(`POST /api/v1/decks/validate/`); with a token from `POST /api/v1/auth/token/`, sent "
+        "as `Authorization: Token <token>`, you create, replace, change, delete, export and "
+        "fork your own decks (`POST /api/v1/decks/` answers 201 with the new deck's URL in "
+        "`Location`). Goldfish simulations, odds and proxy sheets are open too. Request "
         "bodies are JSON. No text in a request (a value, a property name, a query string) "
         "may hold a NUL character or an unpaired surrogate: such a request is a 400."
     ),

@@ -1,7 +1,8 @@
-"""The deck resource: list, read, create, replace, change, delete, export and fork."""
+"""The deck resource: list, read, create, replace, change, delete (softly), export and fork."""
 
 from __future__ import annotations
 
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -34,7 +35,7 @@ from decks.api.serializers import (
     StaleVersionSerializer,
 )
 from decks.exports import deck_export
-from decks.models import Deck
+from decks.models import DELETED_KEEP_DAYS, Deck
 from decks.selectors import deck_for_reader, decks_listed
 from decks.services import (
     DeckConflict,
@@ -64,6 +65,18 @@ def _if_match_version(request: Request, deck: Deck) -> tuple[int | None, bool]:
     return (int(version) if isinstance(version, int) else None), False
 
 
+def _location(request: Request, deck: Deck) -> str:
+    """The absolute URL of a deck's record in this API, for a 201's Location."""
+    return request.build_absolute_uri(reverse("v1:deck-detail", kwargs={"id": deck.share_key}))
+
+
+LOCATION = OpenApiParameter(
+    "Location",
+    str,
+    OpenApiParameter.HEADER,
+    response=[201],
+    description="The new deck's URL in this API.",
+)
 IF_MATCH = OpenApiParameter(
     "If-Match",
     str,
@@ -105,7 +118,7 @@ class DeckFilterParams(drf_serializers.Serializer):
     create=extend_schema(
         summary="Save a new deck",
         request=DeckWriteSerializer,
-        parameters=[DECK_ETAG],
+        parameters=[DECK_ETAG, LOCATION],
         responses={201: DeckSerializer, 400: DeckErrorSerializer},
     ),
     update=extend_schema(
@@ -131,7 +144,15 @@ class DeckFilterParams(drf_serializers.Serializer):
             412: StaleVersionSerializer,
         },
     ),
-    destroy=extend_schema(summary="Delete a deck you own", responses={204: None}),
+    destroy=extend_schema(
+        summary=f"Delete a deck you own (restorable for {DELETED_KEEP_DAYS} days)",
+        description=(
+            "A soft delete: the deck disappears at once from every read (this API, pages, "
+            "lists), and its owner can restore it from My decks on the site for "
+            f"{DELETED_KEEP_DAYS} days. After that it is purged for good."
+        ),
+        responses={204: None},
+    ),
 )
 class DeckViewSet(viewsets.ViewSet):
     lookup_field = "id"
@@ -194,7 +215,7 @@ class DeckViewSet(viewsets.ViewSet):
         return Response(
             deck_record(deck, request),
             status=status.HTTP_201_CREATED,
-            headers={"ETag": deck_etag(deck)},
+            headers={"ETag": deck_etag(deck), "Location": _location(request, deck)},
         )
 
     def update(self, request: Request, id: str, partial: bool = False) -> Response:
@@ -267,9 +288,14 @@ class DeckViewSet(viewsets.ViewSet):
     @extend_schema(
         summary="Copy a deck you can read into your own decks",
         request=None,
+        parameters=[LOCATION],
         responses={201: DeckSerializer},
     )
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
     def fork(self, request: Request, id: str) -> Response:
         copy = deck_fork(deck=self._readable(request, id), owner=request.user)
-        return Response(deck_record(copy, request), status=status.HTTP_201_CREATED)
+        return Response(
+            deck_record(copy, request),
+            status=status.HTTP_201_CREATED,
+            headers={"Location": _location(request, copy)},
+        )

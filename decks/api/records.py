@@ -14,8 +14,9 @@ from decks.models import Deck
 from decks.services import check, intake_deck, problem_json, resolve
 
 # A deck's record is rebuilt (and its legality checked again) only when something it shows
-# changes: the deck (its version and save time), its owner's name, its fork link, or the
-# catalogue and format settings (the catalogue version). The rest of the time it is cached.
+# changes: the deck (its version and save time), its owner's name, its fork link (gone while
+# the deck it names is deleted), or the catalogue and format settings (the catalogue
+# version). The rest of the time it is cached.
 DECK_RECORD_SECONDS = 10 * 60
 
 
@@ -31,7 +32,7 @@ def deck_record(deck: Deck, request: Request) -> dict[str, Any]:
             str(deck.version),
             deck.updated_at.isoformat(),
             deck.owner.get_username(),
-            str(deck.forked_from_id),
+            str(getattr(_fork_source(deck), "pk", None)),
             str(catalogue_version()),
             request.get_host(),
         ]
@@ -41,6 +42,12 @@ def deck_record(deck: Deck, request: Request) -> dict[str, Any]:
         record = _deck_record(deck, request)
         cache.set(key, record, DECK_RECORD_SECONDS)
     return record
+
+
+def _fork_source(deck: Deck) -> Deck | None:
+    """The deck this one was copied from, unless that one is deleted."""
+    forked = deck.forked_from if deck.forked_from_id else None
+    return forked if forked is not None and forked.deleted_at is None else None
 
 
 def _deck_record(deck: Deck, request: Request) -> dict[str, Any]:
@@ -53,7 +60,7 @@ def _deck_record(deck: Deck, request: Request) -> dict[str, Any]:
     entries = sorted(resolved.entries, key=lambda e: (e.zone, e.card.name))
     pks = [e.card.pk for e in entries]
     records = dict(zip(pks, card_records(pks, {"request": request}), strict=True))
-    forked = deck.forked_from
+    forked = _fork_source(deck)
     return {
         "id": deck.share_key,
         "url": api_reverse("deck-detail", args=[deck.share_key], request=request),

@@ -1,7 +1,8 @@
 """The deck pipeline: every deck is read (intake), resolved against a snapshot of its game's
-cards (resolve), checked by its engine (validate), written (write) and played (play) here,
-whether it came from the API, a page, a background job or the command line."""
+cards (resolve), checked by its engine (validate), written (write), played (play) and charted
+(charts) here, whether it came from the API, a page, a background job or the command line."""
 
+from decks.services.charts import ChartSeries, DeckChart, deck_charts, goldfish_charts
 from decks.services.intake import (
     Intake,
     RequestedCard,
@@ -12,6 +13,7 @@ from decks.services.intake import (
     intake_posted,
     intake_text,
 )
+from decks.services.lifecycle import deck_delete, deck_restore, decks_purge
 from decks.services.play import (
     SampleHand,
     goldfish_check,
@@ -33,7 +35,6 @@ from decks.services.validate import CheckResult, check, format_for, legality, pr
 from decks.services.write import (
     DeckConflict,
     deck_create,
-    deck_delete,
     deck_fork,
     deck_set_quantity,
     deck_update,
@@ -41,7 +42,9 @@ from decks.services.write import (
 
 __all__ = [
     "UNSAVABLE",
+    "ChartSeries",
     "CheckResult",
+    "DeckChart",
     "DeckConflict",
     "DeckContentError",
     "GameSnapshot",
@@ -52,13 +55,17 @@ __all__ = [
     "SampleHand",
     "SnapCard",
     "check",
+    "deck_charts",
     "deck_create",
     "deck_delete",
     "deck_fork",
+    "deck_restore",
     "deck_set_quantity",
     "deck_update",
+    "decks_purge",
     "format_for",
     "game_snapshot",
+    "goldfish_charts",
     "goldfish_check",
     "goldfish_run",
     "goldfish_work",

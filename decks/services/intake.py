@@ -19,6 +19,7 @@ from decks.decklist import (
     parse_text,
 )
 from decks.models import Deck
+from engines import ENGINES
 from engines.base import GameEngine
 from engines.errors import InputError
 from engines.rules import Problem, Severity
@@ -124,7 +125,16 @@ def intake_code(code: str, engine: GameEngine) -> Intake:
     except DeckCodeError as exc:
         raise InputError("code", f"That deck code cannot be used: {exc}.") from None
     if decoded["game"] != game_slug:
-        raise InputError("code", f"The code is for {decoded['game']}, not {game_slug}.")
+        # One problem for the whole code, in the games' own names: pasting another game's
+        # deck is one mistake, not one per card.
+        other = ENGINES.get(str(decoded["game"]))
+        raise InputError(
+            "code",
+            f"This is a {other.name} deck code; this deck is {engine.name}."
+            if other is not None
+            else f"This deck code is for a game this site does not have; this deck is "
+            f"{engine.name}.",
+        )
     entries: Any = decoded["entries"]
     intake = Intake(
         tuple(RequestedCard(q, None, s, z) for s, q, z in entries),

@@ -175,7 +175,51 @@ def _missed(snap: GameSnapshot, misses: list[RequestedCard]) -> list[Problem]:
         fold(name): tuple(names.suggestions(name, game=snap.slug))
         for name in list(unknown)[:MAX_SUGGESTED]
     }
-    return [_unknown(snap, r, elsewhere, suggested.get(fold(r.name or ""), ())) for r in misses]
+    # Several cards of one other game are one mistake (another game's deck pasted in), so
+    # they are one problem listing every line, not a problem per card.
+    abroad: dict[str, list[RequestedCard]] = defaultdict(list)
+    for r in misses:
+        if (game := elsewhere.get(_key(r))) is not None:
+            abroad[game].append(r)
+    grouped = {game: found for game, found in abroad.items() if len(found) > 1}
+    problems = [_other_game(snap, game, found) for game, found in grouped.items()]
+    problems += [
+        _unknown(snap, r, elsewhere, suggested.get(fold(r.name or ""), ()))
+        for r in misses
+        if elsewhere.get(_key(r)) not in grouped
+    ]
+    return problems
+
+
+def _key(request: RequestedCard) -> str:
+    """What a missed card is known by elsewhere: its short id, or its folded name."""
+    return request.short_id or fold(request.name or "")
+
+
+def _line_ranges(lines: list[int]) -> str:
+    """Line numbers as runs: "1-12, 14, 20-21"."""
+    runs: list[list[int]] = []
+    for n in sorted(set(lines)):
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+
+
+def _other_game(snap: GameSnapshot, game: str, found: list[RequestedCard]) -> Problem:
+    count = sum(r.quantity for r in found)
+    lines = [r.line for r in found if r.line is not None]
+    where = f" (line{'s' if len(lines) > 1 else ''} {_line_ranges(lines)})" if lines else ""
+    return Problem(
+        "wrong_game",
+        Severity.ERROR,
+        f"These {count} cards{where} are {game} cards, not {snap.name}: is this deck for "
+        "the right game?",
+        tuple(dict.fromkeys(r.name or r.short_id or "" for r in found)),
+        line=min(lines, default=None),
+        lines=tuple(sorted(lines)),
+    )
 
 
 def _unknown(
@@ -184,7 +228,7 @@ def _unknown(
     elsewhere: dict[str, str],
     suggestions: tuple[str, ...],
 ) -> Problem:
-    key = request.short_id or fold(request.name or "")
+    key = _key(request)
     if key in elsewhere:
         what = request.name or request.short_id or ""
         return _error(

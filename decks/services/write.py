@@ -1,4 +1,5 @@
-"""Every write to a deck: create, update, set one card's quantity, fork, delete.
+"""Every write to a deck: create, update, set one card's quantity, fork (deleting and
+restoring are in decks.services.lifecycle).
 
 Each write resolves the deck's cards first and refuses, writing nothing, cards that cannot be
 known; rules of the format do not stop a save (a deck in progress is rarely legal).
@@ -214,7 +215,3 @@ def deck_fork(*, deck: Deck, owner: Any) -> Deck:
         intake=intake_deck(deck),
         forked_from=deck,
     )
-
-
-def deck_delete(*, deck: Deck) -> None:
-    deck.delete()

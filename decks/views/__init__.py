@@ -3,7 +3,6 @@ and renders."""
 
 from decks.views.accounts import password_reset, signup
 from decks.views.builder import (
-    deck_delete_view,
     deck_edit,
     deck_edit_card,
     deck_edit_settings,
@@ -11,9 +10,13 @@ from decks.views.builder import (
     deck_import,
     deck_new,
 )
+from decks.views.exports import deck_export_file
 from decks.views.goldfish import deck_goldfish
 from decks.views.jobs import job_detail, job_result
-from decks.views.pages import deck_detail, deck_proxies, my_decks, public_decks
+from decks.views.lifecycle import deck_delete_view, deck_restore_view, my_decks
+from decks.views.og import deck_og_image
+from decks.views.pages import deck_detail, deck_proxies, public_decks
+from decks.views.proxies import deck_proxies_form, deck_proxies_preview
 
 __all__ = [
     "deck_delete_view",
@@ -21,11 +24,16 @@ __all__ = [
     "deck_edit",
     "deck_edit_card",
     "deck_edit_settings",
+    "deck_export_file",
     "deck_fork_view",
     "deck_goldfish",
     "deck_import",
     "deck_new",
+    "deck_og_image",
     "deck_proxies",
+    "deck_proxies_form",
+    "deck_proxies_preview",
+    "deck_restore_view",
     "job_detail",
     "job_result",
     "my_decks",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib import messages
@@ -21,7 +22,6 @@ from decks.services import (
     DeckConflict,
     DeckContentError,
     deck_create,
-    deck_delete,
     deck_fork,
     deck_set_quantity,
     deck_update,
@@ -38,14 +38,27 @@ ANCHOR = re.compile(r"[a-z0-9-]{1,60}")
 
 
 def _panel_or_back(
-    request: HttpRequest, deck: Deck, message: str = "", *, conflict: bool = False
+    request: HttpRequest,
+    deck: Deck,
+    message: str = "",
+    refused: Sequence[str] = (),
+    *,
+    conflict: bool = False,
 ) -> HttpResponse:
+    """The panel (for htmx) or the builder again, at the same search, grouping, view and row,
+    showing `message` and each of the problems that refused a write (`refused`) on its own."""
     choices = choices_from(request.POST, deck.game.engine)
     if request.headers.get("HX-Request"):
-        context = {**panel_context(deck, choices), "message": message, "conflict": conflict}
+        context = {
+            **panel_context(deck, choices),
+            "message": message,
+            "refused": refused,
+            "conflict": conflict,
+        }
         return render(request, "decks/_panel.html", context)
-    if message:
-        messages.warning(request, message)
+    for text in (message, *refused):
+        if text:
+            messages.warning(request, text)
     anchor = request.POST.get("anchor", "")
     return redirect(choices.url(deck) + (f"#{anchor}" if ANCHOR.fullmatch(anchor) else ""))
 
@@ -61,7 +74,7 @@ def _write(request: HttpRequest, deck: Deck, write: Any, **kwargs: Any) -> HttpR
         )
         return _panel_or_back(request, deck, message, conflict=True)
     except DeckContentError as exc:
-        return _panel_or_back(request, deck, " ".join(p.message for p in exc.problems))
+        return _panel_or_back(request, deck, refused=[p.message for p in exc.problems])
     except InputError as exc:
         return _panel_or_back(request, deck, as_form_error(exc))
     return _panel_or_back(request, deck)
@@ -120,7 +133,7 @@ def deck_edit(request: HttpRequest, deck_id: str) -> HttpResponse:
         counts = deck_card_counts(deck=deck)
         context.update(results_context(deck, choices, cards, counts), deck=deck)
         return render(request, "decks/_results.html", context)
-    panel = panel_context(deck, choices)
+    panel = panel_context(deck, choices, with_export=True)
     context.update(panel, **results_context(deck, choices, cards, panel["in_deck"]))
     return render(request, "decks/edit.html", context)
 
@@ -169,10 +182,3 @@ def deck_import(request: HttpRequest, deck_id: str) -> HttpResponse:
 def deck_fork_view(request: HttpRequest, deck_id: str) -> HttpResponse:
     deck = readable_or_404(request, deck_id)
     return redirect("decks:edit", deck_fork(deck=deck, owner=request.user).share_key)
-
-
-@login_required
-@require_POST
-def deck_delete_view(request: HttpRequest, deck_id: str) -> HttpResponse:
-    deck_delete(deck=owned_or_404(request, deck_id))
-    return redirect("decks:mine")

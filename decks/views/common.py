@@ -1,15 +1,17 @@
-"""What several deck pages share: finding the deck and drawing its curve."""
+"""What several deck pages share: finding the deck, its exports, and reading the version a
+form was built from."""
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from django.http import Http404, HttpRequest
+from django.urls import reverse
 
+from decks.exports import deck_code, deck_text
 from decks.models import Deck
 from decks.selectors import deck_for_reader
-from decks.services import ResolvedDeck
+from decks.services import ResolvedDeck, intake_deck, resolve
 
 
 def readable_or_404(request: HttpRequest, deck_id: str) -> Deck:
@@ -26,26 +28,18 @@ def owned_or_404(request: HttpRequest, deck_id: str) -> Deck:
     return deck
 
 
-def curve(resolved: ResolvedDeck) -> dict[str, Any] | None:
-    """Cards per value of the game's main number, as bars scaled to the tallest."""
-    engine = resolved.snapshot.engine
-    key = engine.chart_stat
-    spec = engine.stat(key) if key else None
-    if key is None or spec is None:
-        return None
-    counts: Counter[int] = Counter()
-    for entry in resolved.entries:
-        value = entry.card.stats.get(key)
-        if isinstance(value, int):
-            counts[value] += entry.quantity
-    if not counts:
-        return None
-    tallest = max(counts.values())
-    bars = [
-        {"value": v, "count": counts.get(v, 0), "percent": round(100 * counts.get(v, 0) / tallest)}
-        for v in range(min(counts), max(counts) + 1)
-    ]
-    return {"label": spec.label, "bars": bars}
+def export_context(deck: Deck, resolved: ResolvedDeck | None = None) -> dict[str, Any]:
+    """What decks/_export.html shows: the text and the code to copy, and the files. Pass the
+    deck as the page already resolved it, or it is resolved here."""
+    resolved = resolved or resolve(game=deck.game.slug, intake=intake_deck(deck))
+    return {
+        "export": {
+            "text": deck_text(deck, resolved),
+            "code": deck_code(deck, resolved),
+            "txt_url": reverse("decks:export-file", args=[deck.share_key, "txt"]),
+            "json_url": reverse("decks:export-file", args=[deck.share_key, "json"]),
+        }
+    }
 
 
 def version_in(request: HttpRequest) -> int | None:

@@ -19,6 +19,7 @@ from decks.selectors import job_for_reader
 from decks.services import (
     ResolvedDeck,
     SampleHand,
+    goldfish_charts,
     goldfish_run,
     hand_odds,
     intake_deck,
@@ -26,7 +27,6 @@ from decks.services import (
     resolve,
     sample_hand,
 )
-from decks.views.charts import charts
 from decks.views.common import readable_or_404
 from engines.errors import InputError
 from engines.goldfish import MAX_RUNS
@@ -157,7 +157,7 @@ def _shown(
     return {
         "result": result,
         "runs": result["runs"],
-        "charts": charts(result["charts"]),
+        "charts": goldfish_charts(engine=resolved.snapshot.engine, charts=result["charts"]),
         "odds": hand_odds(resolved=resolved, policy=policy, summary=result["summary"]),
         "policy_used": policy,
     }

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 
 from cardsite.api.errors import as_form_error
 from cardsite.limits import client_key, throttle_page
-from decks.exports import deck_code
 from decks.jobs import proxies_job
 from decks.printing import deck_order, print_order
 from decks.proxies import parse_options
 from decks.selectors import decks_listed
-from decks.services import ResolvedEntry, check, intake_deck, legality, resolve
-from decks.views.common import curve, readable_or_404
+from decks.services import ResolvedEntry, check, deck_charts, intake_deck, legality, resolve
+from decks.services.describe import deck_description, description_summary
+from decks.views.common import export_context, readable_or_404
 from engines.errors import InputError
 
 TYPE_NOT_GIVEN = "Type not given"
@@ -35,6 +35,7 @@ def deck_detail(request: HttpRequest, deck_id: str) -> HttpResponse:
     # One resolve answers every format: the page costs the same however many a game has.
     results = legality(resolved)
     result = next((r for r in results if r.format.slug == deck.format), None)
+    description = deck_description(deck=deck)
     return render(
         request,
         "decks/deck.html",
@@ -42,18 +43,18 @@ def deck_detail(request: HttpRequest, deck_id: str) -> HttpResponse:
             "deck": deck,
             "groups": sorted(by_type.items()),
             "result": result or check(resolved, deck.format),
-            "code": deck_code(deck, resolved),
             "share_url": request.build_absolute_uri(deck.get_absolute_url()),
+            "description": description,
+            "summary": description_summary(html_text=description),
+            "og_image": request.build_absolute_uri(
+                reverse("decks:og-image", args=[deck.share_key]) + f"?v={deck.version}"
+            ),
             "format": deck.game.engine.format(deck.format),
             "legality": [(r.format, r.legal) for r in results],
-            "chart": curve(resolved),
+            "charts": deck_charts(resolved),
+            **export_context(deck, resolved),
         },
     )
-
-
-@login_required
-def my_decks(request: HttpRequest) -> HttpResponse:
-    return render(request, "decks/mine.html", {"decks": decks_listed(user=request.user, mine=True)})
 
 
 def public_decks(request: HttpRequest) -> HttpResponse:

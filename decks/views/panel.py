@@ -23,8 +23,15 @@ from django.utils.safestring import SafeString, mark_safe
 from cardsite.catalogue.models import Card
 from decks.exports import deck_code
 from decks.models import Deck
-from decks.services import CheckResult, ResolvedEntry, check, intake_deck, resolve
-from decks.views.common import curve
+from decks.services import (
+    CheckResult,
+    ResolvedEntry,
+    check,
+    deck_charts,
+    intake_deck,
+    resolve,
+)
+from decks.views.common import export_context
 from engines.base import GameEngine
 from engines.rules import Problem
 
@@ -214,9 +221,10 @@ def _shown_problems(problems: Iterable[Problem], rows: list[Row]) -> list[ShownP
     return shown
 
 
-def panel_context(deck: Deck, choices: Choices) -> dict[str, Any]:
-    """What the deck panel shows: live problems first, counts and the curve, then the list by
-    zone and by the chosen grouping, and the state undo returns to (a deck code)."""
+def panel_context(deck: Deck, choices: Choices, *, with_export: bool = False) -> dict[str, Any]:
+    """What the deck panel shows: live problems first, counts and the charts, then the list by
+    zone and by the chosen grouping, and the state undo returns to (a deck code); with
+    `with_export`, also what the page's export panel shows, from the same resolve."""
     engine = deck.game.engine
     resolved = resolve(
         game=deck.game.slug,
@@ -243,12 +251,13 @@ def panel_context(deck: Deck, choices: Choices) -> dict[str, Any]:
     for e in resolved.entries:
         in_deck[e.card.short_id] += e.quantity
     return {
+        **(export_context(deck, resolved) if with_export else {}),
         "deck": deck,
         "result": result,
         "format": engine.format(deck.format),
         "problems": problems,
         "zones": zones,
-        "chart": curve(resolved),
+        "charts": deck_charts(resolved),
         "choices": choices,
         "by_cost": choices.group == "cost",
         "version": str(deck.version),

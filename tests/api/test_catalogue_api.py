@@ -46,7 +46,15 @@ def test_sets_can_be_listed_for_one_game_and_say_whether_they_are_official(api):
 
 def test_the_card_list_is_paginated_with_count_next_previous_and_results(api):
     body = api.get("/api/v1/cards/", {"game": "conquest-alpha-tactics", "page_size": 10}).json()
-    assert set(body) == {"count", "next", "previous", "results", "warnings", "suggestions"}
+    assert set(body) == {
+        "count",
+        "next",
+        "previous",
+        "results",
+        "warnings",
+        "dropped",
+        "suggestions",
+    }
     assert len(body["results"]) == 10
     assert body["count"] == Card.objects.filter(game__slug="conquest-alpha-tactics").count()
     assert body["previous"] is None

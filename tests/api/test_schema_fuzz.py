@@ -183,7 +183,7 @@ REFUSED_FOR_A_FACT = [
     # A gap between cards is 0 to 10 mm, but how much fits depends on the paper and card size.
     (PROXIES, "gap", ".+ leaves no room on "),
     # A deck code's contents: whether it decodes, and which game it is for.
-    (None, "code", "That deck code cannot be used|The code is for "),
+    (None, "code", "That deck code cannot be used|This is an? .+ deck code|This deck code is for"),
     # No text anywhere in a request may hold a NUL (cardsite/api/parsers.py, and the query
     # string's check in cardsite/middleware.py). The schema's description says so, but
     # OpenAPI 3.0 cannot say it of property names, and the generator puts NULs in them.

@@ -21,7 +21,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
-DATABASE = "cardsite_load"
+# LOADTEST_DATABASE and LOADTEST_REDIS_DB let two runs share a machine without sharing (and
+# flushing) each other's data.
+DATABASE = os.environ.get("LOADTEST_DATABASE", "cardsite_load")
 
 
 @dataclass

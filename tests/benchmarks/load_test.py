@@ -6,9 +6,10 @@ suite):
 The stack is `make serve-prod`'s: gunicorn serving cardsite.wsgi with the production settings,
 PostgreSQL and Redis on loopback, whitenoise for static files. It uses a database and a Redis
 database of its own (cardsite_load on the local PostgreSQL, created if missing; Redis DB 3,
-flushed before and after) and collects static files into a temporary directory, so nothing
-else on the machine is touched. It migrates, loads every game's fixtures (`load_games`) and
-makes, through decks.services, a user and a public 50-card deck to read.
+flushed before and after; LOADTEST_DATABASE and LOADTEST_REDIS_DB name others) and collects
+static files into a temporary directory, so nothing else on the machine is touched. It
+migrates, loads every game's fixtures (`load_games`) and makes, through decks.services, a user
+and a public 50-card deck to read.
 
 Then wrk (Debian package `wrk`) drives each endpoint from 64 connections, after a warm-up:
 the card page, the search page, the search API, a public deck through the API, and deck
@@ -80,7 +81,7 @@ from load_server import (
 )
 
 DATABASE_URL = f"postgres://postgres@127.0.0.1:5432/{DATABASE}"
-REDIS_URL = "redis://127.0.0.1:6379/3"
+REDIS_URL = f"redis://127.0.0.1:6379/{os.environ.get('LOADTEST_REDIS_DB', '3')}"
 # Per client and scope, and every request here comes from one address: high enough that no
 # request of the run is refused. A per-second window keeps each throttle's history of request
 # times (read and written in Redis on every API request) no longer than a busy real client's.

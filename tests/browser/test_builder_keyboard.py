@@ -236,7 +236,9 @@ def test_an_undo_after_the_deck_changed_elsewhere_is_refused_and_says_so(
     search(page, "f:aliens t:unit")
     page.keyboard.press("+")
     settled(page, 1)
-    # Another tab (here, the service itself) adds a card meanwhile.
+    # Another tab (here, the service itself) adds a card meanwhile, once this page is idle:
+    # the live server shares the test's database connection.
+    page.wait_for_load_state("networkidle")
     with django_db_blocker.unblock():
         deck = Deck.objects.get(owner=player, name="Elsewhere")
         other = page.locator("#builder-results li.result").nth(1).get_attribute("data-card")

@@ -189,3 +189,46 @@ def test_the_search_list_says_type_not_given_for_a_card_with_no_type(client):
     ).content.decode()
     assert "Galaxy" in page
     assert "type not given" in page
+
+
+def test_a_search_page_asked_again_reads_nothing_from_the_database(
+    client, django_assert_max_num_queries
+):
+    query = {"q": "f:humans t:unit", "game": "conquest-of-orion"}
+    # Cold, inside the request's savepoint: the games (for the form and for the search), the
+    # faction, type and classification lookups and their cards, the matching ids, then one
+    # page of cards with their classifications and factions.
+    with django_assert_max_num_queries(13):
+        first = client.get("/search/", query).content.decode()
+    with CaptureQueriesContext(connection) as warm:
+        again = client.get("/search/", query).content.decode()
+    # The same page, but for the CSRF token, which is masked afresh every time.
+    assert again.split("<main>")[1] == first.split("<main>")[1]
+    # Only the request's own savepoint and its release.
+    assert [q["sql"] for q in warm if "SELECT" in q["sql"]] == []
+
+
+def test_a_cached_search_page_shows_a_catalogue_change_at_once(client):
+    client.get("/search/", {"q": "cloudglider"})
+    card = Card.objects.get(card_set__code="ORI-RB", name="Cloudglider")
+    card.name = "Cloudglider Mark II"
+    card.save()
+    assert "Cloudglider Mark II" in client.get("/search/", {"q": "cloudglider"}).content.decode()
+
+
+def test_a_parameter_the_search_does_not_know_never_reaches_the_cached_page(client):
+    tagged = client.get("/search/", {"q": "t:unit", "utm": "evil"}).content.decode()
+    assert "utm=evil" in tagged  # its own links keep what it was given
+    plain = client.get("/search/", {"q": "t:unit"}).content.decode()
+    assert "utm=evil" not in plain
+
+
+def test_each_page_of_a_search_is_cached_under_its_own_number(client):
+    query = {"q": "t:unit"}
+    pages = client.get("/search/", query).context["page"].paginator.num_pages
+    assert pages > 2
+    beyond = client.get("/search/", {**query, "page": "999"}).content.decode()
+    second = client.get("/search/", {**query, "page": "2"}).content.decode()
+    # Past the end is the last page, cached as that page, not as page 999 or page 2.
+    assert f"Page {pages} of {pages}" in beyond
+    assert f"Page 2 of {pages}" in second

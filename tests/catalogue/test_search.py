@@ -19,7 +19,7 @@ def names(query: str, game: str | None = None) -> list[str]:
 
 
 def warnings(query: str, game: str | None = None) -> list[str]:
-    return card_search(text=query, game=game).warnings
+    return [str(w) for w in card_search(text=query, game=game).warnings]
 
 
 def test_bare_words_match_names_in_any_order_ignoring_case_and_punctuation():
@@ -203,7 +203,10 @@ def test_an_unknown_key_is_ignored_with_a_warning():
 
 def test_a_value_that_cannot_apply_is_ignored_with_a_warning():
     assert names("is:nonsense cloudglider") == ["Cloudglider"]
-    assert "“nonsense” is not a keyword or attribute" in warnings("is:nonsense cloudglider")[0]
+    assert (
+        "“nonsense” is not a keyword or attribute of any game"
+        in warnings("is:nonsense cloudglider")[0]
+    )
     assert "cq needs a whole number" in warnings("cq>=lots", "conquest-of-fates")[0]
 
 

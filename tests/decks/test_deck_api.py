@@ -1,3 +1,5 @@
+from pathlib import Path
+
 import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
@@ -136,7 +138,9 @@ def test_only_the_owner_may_change_or_delete_a_deck(alice, bob):
     )
     assert client_for(bob).delete(f"{DECKS}{deck['id']}/").status_code == 403
     assert client_for(alice).delete(f"{DECKS}{deck['id']}/").status_code == 204
-    assert not Deck.objects.exists()
+    # A soft delete: gone from the API at once, kept for its owner to restore.
+    assert client_for(alice).get(f"{DECKS}{deck['id']}/").status_code == 404
+    assert Deck.objects.get().deleted_at is not None
 
 
 def test_every_change_increases_the_version(alice):
@@ -338,3 +342,35 @@ def test_a_deck_read_again_comes_from_the_cache_until_the_deck_or_its_rules_chan
     renamed = client_for(alice).patch(url, {"name": "Renamed"}, format="json")
     assert renamed.status_code == 200
     assert APIClient().get(url).json()["name"] == "Renamed"
+
+
+def test_a_created_deck_answers_201_with_its_api_url_in_location(alice):
+    api = client_for(alice)
+    body = {
+        "game": "conquest-for-the-capital",
+        "format": "faction-deck",
+        "name": "Located",
+        "cards": capital_cards(),
+    }
+    response = api.post(DECKS, body, format="json")
+    assert response.status_code == 201
+    deck = Deck.objects.get(name="Located")
+    assert response["Location"] == f"http://testserver/api/v1/decks/{deck.share_key}/"
+    assert api.get(response["Location"]).json()["name"] == "Located"
+
+
+def test_a_fork_answers_201_with_the_copys_api_url_in_location(alice, bob):
+    original = new_deck(alice, visibility="public")
+    response = client_for(bob).post(f"{DECKS}{original['id']}/fork/")
+    assert response.status_code == 201
+    assert response["Location"] == f"http://testserver/api/v1/decks/{response.json()['id']}/"
+
+
+def test_neither_the_readme_nor_the_api_docs_nor_its_root_call_the_api_read_only(api):
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    schema = api.get("/api/v1/schema/", HTTP_ACCEPT="application/json").json()
+    root = api.get("/api/v1/", HTTP_ACCEPT="text/html").content.decode()
+    for text in (readme, schema["info"]["description"], root):
+        assert "read-only" not in text.lower() and "read only" not in text.lower()
+    assert "Location" in schema["info"]["description"]
+    assert "save, change, delete, export and fork your own decks" in root

@@ -79,7 +79,7 @@ def test_simulating_shows_charts_and_the_exact_odds_beside_the_simulated_ones(cl
     [odds] = response.context["odds"]
     assert abs(odds["exact"] - odds["simulated"]) < 0.05
     page = response.content.decode()
-    assert "Total cq" in page and "exact" in page
+    assert "CQ tallied over a game" in page and "exact" in page
 
 
 def test_a_bad_policy_value_is_a_form_error_naming_it(client):

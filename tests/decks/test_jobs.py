@@ -302,7 +302,7 @@ def test_a_long_simulation_on_the_goldfish_page_becomes_a_job_whose_results_show
     shown = client.get(page, {"job": job.key})
     assert shown.status_code == 200
     html = shown.content.decode()
-    assert "4000 games, seed 2" in html and 'class="charts"' in html
+    assert "4000 games, seed 2" in html and 'class="chart-grid"' in html
 
 
 def test_a_goldfish_page_will_not_show_another_decks_job(owner, client):

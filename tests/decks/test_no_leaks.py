@@ -67,6 +67,13 @@ def test_private_decks_are_in_no_list_or_search(private_deck, stranger):
         ("get", "/decks/{id}/proxies.pdf"),
         ("get", "/decks/{id}/goldfish/"),
         ("get", "/decks/{id}/edit/"),
+        ("get", "/decks/{id}/proxies/"),
+        ("get", "/decks/{id}/proxies-preview.png"),
+        ("get", "/decks/{id}/export.txt"),
+        ("get", "/decks/{id}/export.json"),
+        ("get", "/decks/{id}/og.png"),
+        ("get", "/decks/{id}/delete/"),
+        ("post", "/decks/{id}/delete/"),
     ],
 )
 def test_every_path_to_a_private_deck_is_closed_to_strangers(private_deck, stranger, method, path):

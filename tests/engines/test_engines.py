@@ -1,10 +1,11 @@
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 
 from engines import ENGINES, get_engine
-from engines.base import slugify
+from engines.base import ChartKind, by_type, curve, slugify
 
 GAMES = [
     "conquest-alpha-tactics",
@@ -120,7 +121,33 @@ def test_slugs_fold_accents_and_apostrophes():
     assert slugify("Café Noir") == "cafe-noir"
 
 
-def test_each_game_charts_decks_by_its_main_number():
+def test_each_game_charts_its_main_numbers_then_its_types_and_factions():
+    curves = {
+        slug: [c.stats for c in e.charts if c.kind is ChartKind.CURVE]
+        for slug, e in ENGINES.items()
+    }
+    assert curves == {
+        "conquest-of-fates": [("cq",)],
+        "conquest-of-orion": [("cost_blue", "cost_gold", "cost_red"), ("tier",)],
+        "fate-foretold": [],
+        "conquest-alpha-tactics": [("combat_power",)],
+        "conquest-for-the-capital": [("attack", "defence")],
+    }
+    for engine in ENGINES.values():
+        assert [c.kind for c in engine.charts][-2:] == [ChartKind.TYPES, ChartKind.FACTIONS]
+    assert get_engine("fate-foretold").charts[-1].title == "Cards by suit"
+    assert get_engine("conquest-of-orion").charts[-1].title == "Cards by race"
+
+
+def test_a_chart_of_a_stat_that_is_not_a_whole_number_is_refused():
+    engine = get_engine("conquest-for-the-capital")
+    with pytest.raises(ValueError, match="timing is no number"):
+        replace(engine, charts=(curve("Timing", "timing"),))
+    with pytest.raises(ValueError, match="share a title"):
+        replace(engine, charts=(by_type(), by_type()))
+
+
+def test_each_game_names_one_main_number_the_builder_groups_by():
     assert {slug: e.chart_stat for slug, e in ENGINES.items()} == {
         "conquest-of-fates": "cq",
         "conquest-of-orion": "tier",
@@ -128,8 +155,6 @@ def test_each_game_charts_decks_by_its_main_number():
         "conquest-alpha-tactics": "combat_power",
         "conquest-for-the-capital": "attack",
     }
-    for engine in ENGINES.values():
-        assert engine.chart_stat is None or engine.stat(engine.chart_stat) is not None
 
 
 def test_each_game_names_the_key_stats_a_compact_row_shows():
@@ -143,7 +168,5 @@ def test_each_game_names_the_key_stats_a_compact_row_shows():
 
 
 def test_a_key_stat_the_game_does_not_have_is_refused_when_the_engine_is_built():
-    from dataclasses import replace
-
     with pytest.raises(ValueError, match="unknown stats \\['mana'\\]"):
         replace(get_engine("conquest-of-fates"), key_stats=("cq", "mana"))

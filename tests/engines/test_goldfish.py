@@ -32,9 +32,8 @@ def test_every_game_has_a_goldfish_procedure_with_documented_policy_knobs():
         assert all(p.help for p in engine.goldfish_policy)
 
 
-@pytest.mark.parametrize("slug", sorted(ENGINES))
-def test_the_same_seed_gives_the_same_answer(slug):
-    cards = {
+def small_deck(slug):
+    return {
         "conquest-of-fates": fates_deck(),
         "conquest-of-orion": [card(f"C{i}", tier=1 + i % 3, cost_blue=1) for i in range(50)],
         "fate-foretold": [
@@ -47,12 +46,24 @@ def test_the_same_seed_gives_the_same_answer(slug):
         + [card(f"P{i}", "Upgrade", "upgrade", stars=1) for i in range(8)],
         "conquest-alpha-tactics": [card(f"T{i}", "Ship", combat_power=i % 9) for i in range(33)],
     }[slug]
+
+
+@pytest.mark.parametrize("slug", sorted(ENGINES))
+def test_the_same_seed_gives_the_same_answer(slug):
+    cards = small_deck(slug)
     run = get_engine(slug).goldfish
     assert run(cards, runs=200, seed=11, policy={}) == run(cards, runs=200, seed=11, policy={})
     assert (
         run(cards, runs=200, seed=11, policy={}) != run(cards, runs=200, seed=12, policy={})
         or slug == "conquest-of-fates"
     )
+
+
+@pytest.mark.parametrize("slug", sorted(ENGINES))
+def test_every_chart_of_a_goldfish_answer_has_titles_from_its_engine(slug):
+    engine = get_engine(slug)
+    charts = engine.goldfish(small_deck(slug), runs=20, seed=1, policy={})["charts"]
+    assert set(charts) == {c.key for c in engine.goldfish_charts}
 
 
 def test_fates_tallies_seven_units_a_battle_over_three_battles():

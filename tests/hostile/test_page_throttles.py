@@ -70,6 +70,34 @@ def test_the_proxy_page_is_throttled_and_a_refused_sheet_starts_no_job(owner, ra
     assert Job.objects.count() == 1
 
 
+def test_drawing_a_proxy_preview_spends_the_proxy_sheets_budget_and_reading_one_is_free(
+    owner, rates, settings
+):
+    rates(proxies="2/min")
+    client = Client()
+    key = capital_deck(owner).share_key
+    assert client.get(f"/decks/{key}/proxies-preview.png").status_code == 200
+    assert client.get(f"/decks/{key}/proxies.pdf").status_code == 200
+    assert_refused(
+        client.get(f"/decks/{key}/proxies-preview.png", {"gap": "1"}), "2 proxy sheets a minute"
+    )
+    # Only the first preview was drawn, and it is still served: it costs nothing to read.
+    assert len(list((settings.MEDIA_ROOT / "deck-images" / key).glob("proxies-*.png"))) == 1
+    assert client.get(f"/decks/{key}/proxies-preview.png").status_code == 200
+    # The form page itself draws nothing either.
+    assert client.get(f"/decks/{key}/proxies/").status_code == 200
+
+
+def test_drawing_open_graph_images_is_throttled_and_reading_one_is_free(owner, rates, settings):
+    rates(images="1/min")
+    client = Client()
+    first, second = capital_deck(owner), capital_deck(owner)
+    assert client.get(f"/decks/{first.share_key}/og.png").status_code == 200
+    assert client.get(f"/decks/{first.share_key}/og.png").status_code == 200
+    assert_refused(client.get(f"/decks/{second.share_key}/og.png"), "1 deck picture drawn a minute")
+    assert not list((settings.MEDIA_ROOT / "deck-images" / second.share_key).glob("og-*.png"))
+
+
 def test_sign_up_is_throttled_per_address_and_a_refused_one_makes_no_account(rates):
     rates(signup="2/hour")
     client = Client()

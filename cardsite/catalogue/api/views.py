@@ -31,6 +31,7 @@ from cardsite.catalogue.api.serializers import (
 )
 from cardsite.catalogue.models import Card, CardSet, Game
 from cardsite.catalogue.search import names
+from cardsite.catalogue.search.dropped import Dropped
 from cardsite.catalogue.search.limits import (
     MAX_FUZZY_CHARS,
     MAX_FUZZY_WORDS,
@@ -110,7 +111,9 @@ def _filters_key(request: Request) -> str:
                 "q",
                 str,
                 description="A query in the search language (see /syntax). "
-                "Terms that cannot apply are ignored and listed in `warnings`. "
+                "Terms that cannot apply are ignored and listed in `warnings` (as sentences) "
+                "and `dropped` (with the nearest valid term and the query rewritten to use "
+                "it); a query none of whose terms can apply matches no card. "
                 f"At most {MAX_QUERY_LENGTH:,} characters, {MAX_QUERY_TERMS} terms and "
                 f"{MAX_NAME_CHARS} characters of name words, nested at most {MAX_QUERY_DEPTH} "
                 f"deep; numbers between {QUERY_NUMBER_MIN:,} and {QUERY_NUMBER_MAX:,}. "
@@ -154,7 +157,7 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
         cards = self.filter_queryset(self.get_queryset())
         query = request.query_params.get("q", "").strip()
         game = request.query_params.get("game")
-        warnings: list[str] = []
+        warnings: list[Dropped] = []
         suggestions: list[str] = []
         name_words: list[str] = []
         if query:

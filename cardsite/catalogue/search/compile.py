@@ -1,13 +1,15 @@
 """Turns a parsed query into a Django filter, warnings and an order, as Scryfall-style search does.
 
 Terms that cannot apply (an unknown key, `is:nonsense`, `cq>=lots`) are dropped with a warning
-rather than failing the search. Text that cannot be parsed at all is an error (query.py), and
-so is a query beyond the bounds in limits.py, or a number no stat can hold.
+rather than failing the search, offering the nearest valid term where one is close (see
+dropped.py); a query whose every term was dropped matches nothing, not the whole catalogue.
+Text that cannot be parsed at all is an error (query.py), and so is a query beyond the bounds
+in limits.py, or a number no stat can hold.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from django.db.models import F, IntegerField, OrderBy, Q, QuerySet
@@ -25,6 +27,7 @@ from cardsite.catalogue.models import (
     Subtype,
 )
 from cardsite.catalogue.search import backends
+from cardsite.catalogue.search.dropped import Dropped, dropped, nearest, written
 from cardsite.catalogue.search.limits import (
     MAX_NAME_CHARS,
     MAX_QUERY_DEPTH,
@@ -47,6 +50,8 @@ from cardsite.catalogue.search.text import fold
 from engines import ENGINES
 from engines.base import StatField, StatKind, slugify
 
+# `is:` values that pick sets rather than keywords.
+UNOFFICIAL_WORDS = ("sample", "unofficial", "official")
 COMPARISONS = {"=": "exact", ":": "exact", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
 # The default order, and the tie-breaker after any other: total (id is unique), so pages
 # never overlap; an index on (name, id) serves it.
@@ -57,8 +62,10 @@ STABLE_ORDER = ("name", "id")
 class CompiledQuery:
     q: Q = field(default_factory=Q)
     order_by: tuple[OrderBy | str, ...] = STABLE_ORDER
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[Dropped] = field(default_factory=list)
     name_words: list[str] = field(default_factory=list)
+    # Every filtering term was dropped: the query matches no card (q says so too).
+    nothing_applies: bool = False
 
     def apply(self, cards: QuerySet[Card]) -> QuerySet[Card]:
         return cards.filter(self.q).order_by(*self.order_by)
@@ -90,11 +97,22 @@ def _singular(word: str) -> str:
     return word.removesuffix("s")
 
 
+# Dropped terms that get the nearest valid term offered; the rest are only named.
+MAX_OFFERS = 5
+# Keys that sort rather than filter: a query of only these still lists every card.
+ORDER_KEYS = ("order", "dir")
+
+
 class _Compiler:
-    def __init__(self, games: list[Game]) -> None:
+    def __init__(self, games: list[Game], text: str, *, everywhere: bool) -> None:
         self.games = games
         self.game_ids = [g.id for g in games]
-        self.warnings: list[str] = []
+        self.text = text
+        # What a dropped term was not valid in, for its message.
+        self.scope = "any game" if everywhere or len(games) != 1 else games[0].name
+        self.warnings: list[Dropped] = []
+        self.valid: dict[type, dict[str, str]] = {}
+        self.offers = 0
         self.name_words: list[str] = []
         self.stats: dict[str, StatField] = {}
         for game in games:
@@ -114,10 +132,30 @@ class _Compiler:
         ):
             self.fields.update(dict.fromkeys(keys, handler))
 
-    def warn(self, term: Term, message: str) -> None:
-        self.warnings.append(
-            f"{message}; ignored “{term.key}{term.op}{term.value}” (position {term.position})."
-        )
+    def warn(
+        self, term: Term, reason: str, value: str | None = None, *, key: str = "", op: str = ""
+    ) -> None:
+        """Drop `term` because of `reason`, offering it with `value` (`key`, `op`) instead."""
+        suggestion = "" if value is None else written(key or term.key or "", op or term.op, value)
+        self.warnings.append(dropped(self.text, term, reason, suggestion))
+
+    def nearest(
+        self, typed: str, values: Callable[[], Mapping[str, str] | Iterable[str]]
+    ) -> str | None:
+        """The valid value nearest `typed` (see dropped.nearest), for the first MAX_OFFERS
+        dropped terms only: each costs a scoring of every valid value, and a query of fifty
+        dropped terms needs its first few corrected before the rest matter."""
+        if self.offers >= MAX_OFFERS:
+            return None
+        self.offers += 1
+        return nearest(typed, values())
+
+    def _values(self, model: type) -> dict[str, str]:
+        """Each valid value of `model` in these games, as written (its slug) and by name: read
+        only when a term is dropped, to find the value nearest it; once per query."""
+        if model not in self.valid:
+            self.valid[model] = dict(self._in_games(model).values_list("slug", "name"))
+        return self.valid[model]
 
     def node(self, node: Node) -> Q | None:
         if isinstance(node, Term):
@@ -142,22 +180,44 @@ class _Compiler:
         if handler is not None:
             if term.op not in (":", "=") and handler not in (self.rarity_q,):
                 if term.op == "!=":
-                    inner = handler(Term(term.key, ":", term.value, term.position, term.quoted))
+                    # These handlers read only the value, so a dropped term's offer keeps "!=".
+                    inner = handler(term)
                     return None if inner is None else ~inner
-                self.warn(term, f"{term.key} does not compare with {term.op}")
+                self.warn(
+                    term,
+                    f"{term.key} does not compare with {term.op}",
+                    term.value,
+                    op=":",
+                )
                 return None
             return handler(term)
         spec = self.stats.get(term.key)
         if spec is not None:
             return self.stat_q(term, spec)
-        self.warn(term, f"unknown key “{term.key}”")
+        self.unknown_key(term)
         return None
+
+    def unknown_key(self, term: Term) -> None:
+        owners = [
+            engine.name
+            for engine in ENGINES.values()
+            for spec in engine.stats
+            if term.key in (spec.key, *spec.aliases)
+        ]
+        if owners:
+            self.warn(term, f"{term.key} is a stat of {' and '.join(owners)}, not of {self.scope}")
+            return
+        keys = [*self.fields, *self.stats, *ORDER_KEYS]
+        key = self.nearest(term.key or "", lambda: keys)
+        suggestion = None if key is None else term.value
+        self.warn(term, f"unknown key “{term.key}”", suggestion, key=key or "")
 
     # --- fields ---------------------------------------------------------------------------
 
     def bare_q(self, term: Term) -> Q | None:
         folded = fold(term.value)
         if not folded:
+            self.warn(term, f"“{term.value}” has no letters or digits to look for")
             return None
         if term.exact:
             return Q(search_name=folded)
@@ -183,7 +243,9 @@ class _Compiler:
             self._in_games(Subtype, slug__contains=wanted).values_list("id", flat=True)
         )
         if not type_ids and not subtype_ids:
-            self.warn(term, f"no card type or classification “{term.value}”")
+            near = self.nearest(term.value, lambda: self._values(CardType) | self._values(Subtype))
+            reason = f"“{term.value}” is not a card type or classification of {self.scope}"
+            self.warn(term, reason, near)
             return None
         q = Q(card_type_id__in=type_ids) if type_ids else Q(pk__in=[])
         return q | _related("subtypes", id__in=subtype_ids) if subtype_ids else q
@@ -207,7 +269,9 @@ class _Compiler:
             # "f:dwarf" for Dwarves, "f:human" for Humans: players name a race in the singular.
             ids = [f.id for f in self._in_games(Faction) if _singular(f.slug) == _singular(wanted)]
         if not ids:
-            self.warn(term, f"no faction, race, suit or affiliation called “{term.value}”")
+            near = self.nearest(term.value, lambda: self._values(Faction))
+            reason = f"“{term.value}” is not a faction, race, suit or affiliation of {self.scope}"
+            self.warn(term, reason, near)
             return None
         return _related("factions", id__in=ids)
 
@@ -217,14 +281,21 @@ class _Compiler:
         )
         ids = list(sets.values_list("id", flat=True))
         if not ids:
-            self.warn(term, f"no set “{term.value}”")
+            near = self.nearest(
+                term.value,
+                lambda: {
+                    c.lower(): c for c in self._in_games(CardSet).values_list("code", flat=True)
+                },
+            )
+            self.warn(term, f"“{term.value}” is not a set of {self.scope}", near)
             return None
         return Q(card_set_id__in=ids)
 
     def rarity_q(self, term: Term) -> Q | None:
         rarities = list(self._in_games(Rarity).filter(slug__startswith=slugify(term.value)))
         if not rarities:
-            self.warn(term, f"no rarity “{term.value}”")
+            near = self.nearest(term.value, lambda: self._values(Rarity))
+            self.warn(term, f"“{term.value}” is not a rarity of {self.scope}", near)
             return None
         if term.op == "!=":
             return ~Q(rarity_id__in=[r.id for r in rarities])
@@ -248,7 +319,7 @@ class _Compiler:
 
     def keyword_q(self, term: Term) -> Q | None:
         value = term.value.lower()
-        if value in ("sample", "unofficial", "official"):
+        if value in UNOFFICIAL_WORDS:
             # Set ids, not a join on sets: the planner then keeps to the card table's indexes.
             official = value == "official"
             ids = list(self._in_games(CardSet, is_official=official).values_list("id", flat=True))
@@ -259,7 +330,10 @@ class _Compiler:
         )
         ids = list(keywords.values_list("id", flat=True))
         if not ids:
-            self.warn(term, f"“{term.value}” is not a keyword or attribute")
+            near = self.nearest(
+                term.value, lambda: {**self._values(Keyword), **{v: v for v in UNOFFICIAL_WORDS}}
+            )
+            self.warn(term, f"“{term.value}” is not a keyword or attribute of {self.scope}", near)
             return None
         return _related("keywords", id__in=ids)
 
@@ -267,7 +341,8 @@ class _Compiler:
         wanted = slugify(term.value)
         ids = [g.id for g in self.games if g.slug == wanted or wanted in g.slug]
         if not ids:
-            self.warn(term, f"no game “{term.value}”")
+            near = self.nearest(term.value, lambda: {g.slug: g.name for g in self.games})
+            self.warn(term, f"“{term.value}” is not a game here", near)
             return None
         return Q(game_id__in=ids)
 
@@ -277,7 +352,12 @@ class _Compiler:
             value = term.value.lower()
             matches = [c for c in spec.choices if c.startswith(value)]
             if term.op not in (":", "=", "!=") or len(matches) != 1:
-                self.warn(term, f"{spec.key} is one of {', '.join(spec.choices)}")
+                near = (
+                    self.nearest(value, lambda: spec.choices)
+                    if term.op in (":", "=", "!=")
+                    else None
+                )
+                self.warn(term, f"{spec.key} is one of {', '.join(spec.choices)}", near)
                 return None
             q = Q(**{path: matches[0]})
             return Q(**{"stats__has_key": spec.key}) & ~q if term.op == "!=" else q
@@ -300,13 +380,14 @@ class _Compiler:
     # --- ordering -------------------------------------------------------------------------
 
     def order(self, terms: Iterable[Term]) -> tuple[OrderBy | str, ...]:
-        key, descending = None, False
+        key, descending, order_term = None, False, None
         for term in terms:
             if term.key == "order":
-                key = term.value.lower()
+                key, order_term = term.value.lower(), term
             elif term.key == "dir":
                 if term.value.lower() not in ("asc", "desc"):
-                    self.warn(term, "dir is asc or desc")
+                    near = self.nearest(term.value, lambda: ("asc", "desc"))
+                    self.warn(term, "dir is asc or desc", near)
                 descending = term.value.lower() == "desc"
         if key is None or key == "name":
             first = [F("name").desc() if descending else F("name").asc()]
@@ -324,7 +405,9 @@ class _Compiler:
             )
             first = [value.desc(nulls_last=True) if descending else value.asc(nulls_last=True)]
         else:
-            self.warnings.append(f"cannot order by “{key}”; ordered by name.")
+            if order_term is not None:
+                near = self.nearest(key, lambda: ["name", "set", *self.stats])
+                self.warn(order_term, f"cannot order by “{key}”, so ordered by name", near)
             first = [F("name").asc()]
         return (*first, *STABLE_ORDER)
 
@@ -390,14 +473,20 @@ def compile_query(text: str, *, games: Iterable[Game], scoped: bool = True) -> C
     _check_length(text)
     tree = parse(text)
     _check_size(tree)
-    compiler = _Compiler(games)
+    compiler = _Compiler(games, text, everywhere=not scoped)
     q = compiler.node(tree) if tree is not None else None
     order = compiler.order(_top_level_terms(tree))
     # Scoping to every game filters nothing, and would steer the planner onto the game index.
     scope = Q(game_id__in=compiler.game_ids) if scoped else Q()
+    # Terms were given but none could apply: listing the whole catalogue would answer a
+    # question nobody asked. (A query of only order:/dir: still lists every card.)
+    nothing_applies = q is None and any(t.key not in ORDER_KEYS for t in terms(tree))
+    if nothing_applies:
+        q = Q(pk__in=[])
     return CompiledQuery(
         q=scope & q if q is not None else scope,
         order_by=order,
         warnings=compiler.warnings,
         name_words=compiler.name_words,
+        nothing_applies=nothing_applies,
     )

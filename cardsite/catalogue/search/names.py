@@ -1,29 +1,31 @@
 """Finding a card by a name someone typed: exactly, or despite typos and missing punctuation.
 
-The same matcher answers /api/v1/cards/named/, gives search its "did you mean" and will
-resolve names in deck imports.
+The same matcher answers /api/v1/cards/named/, gives search its "did you mean" and suggests
+names for a decklist's unknown cards; it ranks with similarity.py's scorer.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db import connection
 from django.db.models import QuerySet
-from rapidfuzz import fuzz, process
 
 from cardsite.catalogue.models import Card
 from cardsite.catalogue.search.backends import name_contains_q
 from cardsite.catalogue.search.limits import MAX_FUZZY_CHARS, MAX_FUZZY_WORDS
+from cardsite.catalogue.search.similarity import NameIndex
 from cardsite.catalogue.search.text import fold
 from cardsite.catalogue.versioning import catalogue_version
 from engines.errors import InputError
 
-# A fuzzy winner must score at least this (0-100) and beat the runner-up by the margin;
-# otherwise the answer is "ambiguous" and the candidates are shown.
-MIN_SCORE = 72
-MARGIN = 6
+# A fuzzy winner must score at least this (0-100, similarity.score) and beat the runner-up
+# by the margin; otherwise the answer is "ambiguous" and the candidates are shown. Typos of
+# real names score 88-100; unrelated names rarely pass 80.
+MIN_SCORE = 80
+MARGIN = 4
 CANDIDATES = 5
+# "Did you mean" lists names this close to the best one (and at least MIN_SCORE).
+SUGGESTION_SPREAD = 10
 
 
 @dataclass
@@ -41,38 +43,24 @@ def _preferred(cards: QuerySet[Card]) -> Card | None:
     )
 
 
-# (catalogue version, folded names) per game ("" for all games), built once per version:
-# reading 100,000 names costs far more than scoring them.
-_NAME_INDEX: dict[str, tuple[int, list[str]]] = {}
+# (catalogue version, index of folded names) per game ("" for all games), built once per
+# version and process: reading 100,000 names costs far more than ranking them. Both databases
+# rank in memory, so a typo finds the same card on SQLite and PostgreSQL.
+_NAME_INDEX: dict[str, tuple[int, NameIndex]] = {}
 
 
-def _all_names(cards: QuerySet[Card], scope: str) -> list[str]:
+def _index(cards: QuerySet[Card], scope: str) -> NameIndex:
     version = catalogue_version()
     cached = _NAME_INDEX.get(scope)
     if cached is None or cached[0] != version:
         names = list(cards.order_by().values_list("search_name", flat=True).distinct())
-        cached = _NAME_INDEX[scope] = (version, names)
+        cached = _NAME_INDEX[scope] = (version, NameIndex(names))
     return cached[1]
 
 
 def _scored_names(cards: QuerySet[Card], folded: str, scope: str) -> list[tuple[str, float]]:
     """(folded name, score) for the closest names, best first."""
-    if connection.vendor == "postgresql":
-        from django.contrib.postgres.search import TrigramSimilarity
-
-        # The trigram GIN index narrows the field; rapidfuzz then scores the shortlist.
-        # `%` (trigram_similar) is what the GIN index can answer; similarity() alone scans.
-        shortlist = list(
-            cards.filter(search_name__trigram_similar=folded)
-            .annotate(similarity=TrigramSimilarity("search_name", folded))
-            .order_by("-similarity")
-            .values_list("search_name", flat=True)
-            .distinct()[:50]
-        )
-    else:
-        shortlist = _all_names(cards, scope)
-    results = process.extract(folded, shortlist, scorer=fuzz.WRatio, limit=CANDIDATES)
-    return [(name, score) for name, score, _ in results]
+    return _index(cards, scope).best(folded, CANDIDATES)
 
 
 def _display_names(cards: QuerySet[Card], folded_names: list[str]) -> list[str]:
@@ -128,6 +116,31 @@ def match_fuzzy(name: str, *, game: str | None = None) -> NameMatch:
     return NameMatch(None, _display_names(cards, candidates))
 
 
+def suggested_cards(text: str, *, game: str | None = None) -> list[Card]:
+    """suggestions() as cards, one printing a name (the official one from the newest set), so
+    a page can link each name to its card."""
+    folded = fold(text)
+    if not folded or fuzzy_problem(text):
+        return []
+    cards = _cards(game)
+    wanted = _suggested(_scored_names(cards, folded, game or ""))
+    printings = cards.filter(search_name__in=wanted).order_by(
+        "search_name", "-card_set__is_official", "-card_set__release_date", "-card_set__code", "id"
+    )
+    first: dict[str, Card] = {}
+    for card in printings.only("name", "search_name", "short_id", "slug"):
+        first.setdefault(card.search_name, card)
+    return [first[n] for n in wanted if n in first]
+
+
+def _suggested(scored: list[tuple[str, float]]) -> list[str]:
+    """The folded names worth offering: good enough, and near the best."""
+    if not scored:
+        return []
+    floor = max(MIN_SCORE, scored[0][1] - SUGGESTION_SPREAD)
+    return [n for n, s in scored if s >= floor]
+
+
 def suggestions(text: str, *, game: str | None = None) -> list[str]:
     """Names close to `text`, for a search that found nothing; none for text longer than
     any name could be (the search itself may hold more name words than a name does)."""
@@ -135,5 +148,4 @@ def suggestions(text: str, *, game: str | None = None) -> list[str]:
     if not folded or fuzzy_problem(text):
         return []
     cards = _cards(game)
-    scored = _scored_names(cards, folded, game or "")
-    return _display_names(cards, [n for n, s in scored if s >= MIN_SCORE])
+    return _display_names(cards, _suggested(_scored_names(cards, folded, game or "")))

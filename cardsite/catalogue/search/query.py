@@ -13,7 +13,7 @@ code that compiles the tree into database queries. It must not import Django.
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 
 __all__ = ["And", "Node", "Not", "Or", "QuerySyntaxError", "Term", "parse", "terms"]
@@ -27,6 +27,9 @@ class Term:
     position: int  # where the term starts: its key, first letter, opening quote or "!"
     quoted: bool = False
     exact: bool = False
+    # Just after the term's last character (its closing quote, if any), so a "did you mean"
+    # can replace it in the text; -1 for a term not read from text. Not part of equality.
+    end: int = field(default=-1, compare=False)
 
 
 @dataclass(frozen=True)
@@ -193,7 +196,7 @@ def _term(text: str, start: int, *, may_be_keyword: bool) -> tuple[_Token, int]:
 
 
 def _term_token(term: Term, end: int) -> tuple[_Token, int]:
-    return _Token(_Kind.TERM, term.position, "", term), end
+    return _Token(_Kind.TERM, term.position, "", replace(term, end=end)), end
 
 
 # --- Parser --------------------------------------------------------------------------------

@@ -40,7 +40,7 @@ class Command(BaseCommand):
             except json.JSONDecodeError:
                 policy[key] = raw
         if o["deck"]:
-            deck = Deck.objects.filter(share_key=o["deck"]).first()
+            deck = Deck.objects.filter(share_key=o["deck"], deleted_at__isnull=True).first()
             if deck is None:
                 raise CommandError(f"no deck with id {o['deck']!r}")
             resolved = resolve(game=deck.game.slug, intake=intake_deck(deck))

@@ -44,7 +44,7 @@ class Command(BaseCommand):
             raise CommandError(f"--{exc.field}: {exc.message}") from None
         try:
             if deck:
-                found = Deck.objects.filter(share_key=deck).first()
+                found = Deck.objects.filter(share_key=deck, deleted_at__isnull=True).first()
                 if found is None:
                     raise CommandError(f"no deck with id {deck!r}")
                 pdf = deck_sheet(found, sheet_options)

@@ -1,0 +1,67 @@
+"""Pictures made from a deck (its Open Graph image, proxy sheet previews), kept as files.
+
+Each deck has one folder, MEDIA_ROOT/deck-images/<share key>/, never served as files (see
+cardsite/media.py): a private deck's pictures go out only through views that check the
+reader. A file's name carries a hash of everything it was drawn from, so a changed deck is
+drawn again and never served stale; each kind keeps only its newest few files, so a folder
+stays small whatever is asked of it, and purging a deck removes its folder.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+from django.conf import settings
+
+FOLDER = "deck-images"
+
+
+def deck_images_folder(share_key: str) -> Path:
+    return Path(settings.MEDIA_ROOT) / FOLDER / share_key
+
+
+def cached_image(
+    *, share_key: str, kind: str, inputs: str, draw: Callable[[], bytes], keep: int = 1
+) -> bytes:
+    """The PNG of `kind` drawn from `inputs`: read from its file if there is one, else drawn
+    now and kept. At most `keep` files of this kind stay for the deck (the least recently
+    used go first)."""
+    folder = deck_images_folder(share_key)
+    digest = hashlib.sha256(inputs.encode()).hexdigest()[:20]
+    path = folder / f"{kind}-{digest}.png"
+    try:
+        png = path.read_bytes()
+    except FileNotFoundError:
+        pass  # not drawn yet, or just removed by another request keeping its newest
+    else:
+        # Touched, so that the files kept are the ones still in use.
+        with contextlib.suppress(FileNotFoundError):
+            os.utime(path)
+        return png
+    folder.mkdir(parents=True, exist_ok=True)
+    png = draw()
+    # Written aside and renamed, so a concurrent request never reads a half-written file.
+    temporary = folder / f".{path.name}.{os.getpid()}.{uuid.uuid4().hex}.tmp"
+    try:
+        temporary.write_bytes(png)
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+    _keep_newest(folder, kind, keep)
+    return png
+
+
+def _keep_newest(folder: Path, kind: str, keep: int) -> None:
+    mine = []
+    for candidate in folder.glob(f"{kind}-*.png"):
+        try:
+            mine.append((candidate.stat().st_mtime, candidate))
+        except FileNotFoundError:
+            continue  # removed by a concurrent request
+    for _, old in sorted(mine, reverse=True)[keep:]:
+        old.unlink(missing_ok=True)
