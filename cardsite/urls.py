@@ -4,6 +4,7 @@ from django.urls import include, path
 
 from cardsite.catalogue.art_views import ART_FOLDER, card_art
 from cardsite.media import media_file
+from cardsite.theme import set_theme
 from decks.views import password_reset
 
 admin.site.site_header = "cardsite curation"
@@ -15,6 +16,7 @@ urlpatterns = [
     # Before Django's own: a reset mail that cannot be sent is reported, not passed over.
     path("accounts/password_reset/", password_reset, name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("theme/", set_theme, name="theme"),
     path("", include("decks.urls")),
     path("", include("cardsite.catalogue.urls")),
     # Card art only, under DEBUG or not; the rest of media/ is never served as files (job

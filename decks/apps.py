@@ -6,12 +6,21 @@ class DecksConfig(AppConfig):
     verbose_name = "Decks"
 
     def ready(self) -> None:
-        from django.db.models.signals import post_delete, post_save
+        from django.db.models.signals import post_delete, post_save, pre_save
 
         from cardsite.catalogue.signals import catalogue_changed
-        from decks.models import FormatSetting
+        from decks.models import Deck, FormatSetting
+        from decks.signals import fold_name
+        from decks.versioning import decks_changed
 
         # A format setting changes which decks are legal, as a catalogue change does: the
         # cached deck records that show legality must go with it.
         post_save.connect(catalogue_changed, sender=FormatSetting, dispatch_uid="bump-save-fs")
         post_delete.connect(catalogue_changed, sender=FormatSetting, dispatch_uid="bump-del-fs")
+
+        pre_save.connect(fold_name, sender=Deck, dispatch_uid="deck-fold-name")
+        # Deck rows only: a receiver on DeckEntry would make every rewrite of a deck's entries
+        # load and signal them one by one. The write services bump the version themselves
+        # where they update without saving (decks/services/write.py).
+        post_save.connect(decks_changed, sender=Deck, dispatch_uid="decks-changed-save")
+        post_delete.connect(decks_changed, sender=Deck, dispatch_uid="decks-changed-del")

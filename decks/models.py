@@ -94,6 +94,9 @@ class Deck(models.Model):
     # Set when its owner deletes it: from then on only "My decks" shows it, for restoring,
     # until decks.services.lifecycle.decks_purge removes it for good.
     deleted_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    # The name folded as card names are (search/text.py), so /decks/?q= matches regardless of
+    # case and accents. Kept by a pre_save receiver (decks/signals.py) and by deck_update.
+    search_name = models.TextField(blank=True, editable=False)
 
     objects = DeckManager()
     # For templates, which cannot read a module's constants.

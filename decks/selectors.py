@@ -3,14 +3,22 @@ and a deleted one for nobody but its owner's "Recently deleted" list."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
+from django.core.paginator import Page, Paginator
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from cardsite.catalogue.models import Card, Faction, Game
 from cardsite.catalogue.search.text import fold
-from decks.models import DELETED_KEEP_DAYS, Deck, Job
+from cardsite.catalogue.short_ids import is_valid_short_id
+from decks.finding import PER_PAGE, DeckFilters
+from decks.models import DELETED_KEEP_DAYS, Deck, DeckEntry, Job
+from decks.services import Standing, game_snapshot, standings
+from engines.errors import InputError
 
 # Shown in "Recently deleted", newest first; older ones are still restorable by their link.
 DELETED_SHOWN = 100
@@ -38,6 +46,23 @@ def deck_for_reader(*, deck_id: str, user: Any) -> Deck | None:
     return deck
 
 
+# The orders /decks/ offers; the id breaks ties, so pages never overlap or skip a deck.
+SORTS = {"updated": ("-updated_at", "-id"), "newest": ("-created_at", "-id")}
+
+
+def cards_named(*, card: str, game: str | None = None) -> list[Card]:
+    """The cards a filter names: the card with this short id, or else every printing whose
+    folded name is this one's (in `game`, if given)."""
+    text = card.strip()
+    cards = Card.objects.only("id", "name", "short_id", "slug", "game_id").order_by("id")
+    if is_valid_short_id(text.lower()) and (found := list(cards.filter(short_id=text.lower()))):
+        return found
+    named = cards.filter(search_name=fold(text))
+    if game:
+        named = named.filter(game__slug=game)
+    return list(named)
+
+
 def decks_listed(
     *,
     user: Any = None,
@@ -46,9 +71,14 @@ def decks_listed(
     format: str | None = None,
     faction: str | None = None,
     card: str | None = None,
+    card_ids: Sequence[int] | None = None,
+    q: str = "",
+    sort: str = "updated",
 ) -> QuerySet[Deck]:
-    """Public decks (or all of the user's own, with `mine`), filtered, newest first.
-    Unlisted decks are never listed: their link is the only way in."""
+    """Public decks (or all of the user's own, with `mine`), filtered, recently updated first
+    (or newest, by `sort`). Unlisted decks are never listed: their link is the only way in.
+    `card` is a short id or a name (cards_named); `card_ids` the cards it already named.
+    `q`'s words must each be in the name, regardless of case and accents."""
     if mine:
         decks = _base().filter(owner_id=getattr(user, "id", None))
     else:
@@ -59,12 +89,37 @@ def decks_listed(
         decks = decks.filter(format=format)
     if faction:
         decks = decks.filter(Q(faction__slug=faction) | Q(faction__name__iexact=faction))
-    if card:
-        holding = Deck.objects.filter(
-            Q(entries__card__short_id=card) | Q(entries__card__search_name=fold(card))
-        ).values("id")
+    if card and card_ids is None:
+        card_ids = [c.pk for c in cards_named(card=card, game=game)]
+    if card_ids is not None:
+        holding = DeckEntry.objects.filter(card_id__in=card_ids).values("deck_id")
         decks = decks.filter(id__in=holding)
-    return decks.order_by("-updated_at", "-id")
+    for word in fold(q).split():
+        decks = decks.filter(search_name__contains=word)
+    return decks.order_by(*SORTS[sort])
+
+
+def game_formats(*, game: Game) -> list[dict[str, Any]]:
+    """A game's formats as the API and the game page show them: each with its settings (and
+    the values the site holds for them) and its rules, each rule a sentence with its source."""
+    snap = game_snapshot(game)
+    formats = []
+    for f in snap.engine.formats:
+        values = snap.format_settings(f.slug)
+        formats.append(
+            {
+                "slug": f.slug,
+                "name": f.name,
+                "description": f.description,
+                "needs_faction": f.needs_faction,
+                "settings": [
+                    {"key": s.key, "label": s.label, "help": s.help, "value": values.get(s.key)}
+                    for s in f.settings
+                ],
+                "rules": [rule.as_dict(values) for rule in f.rules],
+            }
+        )
+    return formats
 
 
 def decks_deleted(*, user: Any) -> QuerySet[Deck]:
@@ -95,6 +150,104 @@ def job_for_reader(*, key: str, user: Any) -> Job | None:
     if job.owner_id is not None and job.owner_id != getattr(user, "id", None):
         return None
     return job
+
+
+@dataclass(frozen=True)
+class DeckRow:
+    deck: Deck
+    format_name: str
+    standing: Standing
+
+
+@dataclass
+class DeckListing:
+    """/decks/ as asked for: the page of rows, the choices its form offers, and what to say
+    about the filters (`error`: one names no game, format or faction; the page is then None)."""
+
+    filters: DeckFilters
+    games: list[Game]
+    formats: list[tuple[Game, list[tuple[str, str]]]]
+    factions: list[tuple[Game, list[Faction]]]
+    cards: list[Card] = field(default_factory=list)
+    page: Page[DeckRow] | None = None
+    error: InputError | None = None
+
+
+def _check_choices(filters: DeckFilters, games: list[Game], factions: list[Faction]) -> None:
+    """InputError unless the game, format and faction asked for exist (the format and faction
+    in the game, when one is asked for)."""
+    game = next((g for g in games if g.slug == filters.game), None)
+    if filters.game and game is None:
+        raise InputError("game", f"There is no game “{filters.game}”.")
+    scope = [game] if game else games
+    if filters.format and not any(g.engine.format(filters.format) for g in scope):
+        if game is None:
+            raise InputError("format", f"No game has a format “{filters.format}”.")
+        known = ", ".join(f.slug for f in game.engine.formats)
+        raise InputError(
+            "format", f"{game.name} has no format “{filters.format}” (formats: {known})."
+        )
+    wanted = filters.faction.lower()
+    in_scope = [f for f in factions if game is None or f.game_id == game.pk]
+    if filters.faction and not any(wanted in (f.slug, f.name.lower()) for f in in_scope):
+        if game is None:
+            raise InputError("faction", f"No game has a faction “{filters.faction}”.")
+        raise InputError("faction", f"{game.name} has no faction “{filters.faction}”.")
+
+
+def public_deck_listing(*, filters: DeckFilters, refused: InputError | None = None) -> DeckListing:
+    """The public decks matching `filters`, a page of them, each with its standing in its own
+    format; in a fixed number of queries however many decks there are. With `refused` (the
+    filters could not be read), only the form's choices and that error."""
+    games = list(Game.objects.order_by("name"))
+    factions = list(Faction.objects.order_by("name"))
+    listing = DeckListing(
+        filters=filters,
+        games=games,
+        formats=[(g, [(f.slug, f.name) for f in g.engine.formats]) for g in games],
+        factions=[(g, [f for f in factions if f.game_id == g.pk]) for g in games],
+    )
+    try:
+        if refused:
+            raise refused
+        _check_choices(filters, games, factions)
+    except InputError as exc:
+        listing.error = exc
+        return listing
+    card_ids = None
+    if filters.card:
+        listing.cards = cards_named(card=filters.card, game=filters.game or None)
+        card_ids = [c.pk for c in listing.cards]
+    decks = decks_listed(
+        game=filters.game or None,
+        format=filters.format or None,
+        faction=filters.faction or None,
+        card_ids=card_ids,
+        q=filters.q,
+        sort=filters.sort,
+    )
+    page = Paginator(decks, PER_PAGE).get_page(filters.page)
+    shown = list(page.object_list)
+    standing = standings(decks=shown)
+    rows = [DeckRow(d, format_name(d), standing[d.pk]) for d in shown]
+    listing.page = Page(rows, page.number, page.paginator)
+    return listing
+
+
+def format_name(deck: Deck) -> str:
+    """The name of the deck's format, or its slug if its game has no such format now."""
+    fmt = deck.game.engine.format(deck.format)
+    return fmt.name if fmt else deck.format
+
+
+def decks_using_card(*, short_id: str, limit: int) -> tuple[int, list[Deck]]:
+    """How many public decks hold the card, and the `limit` most recently updated of them;
+    one query unless there are more than `limit` (then a count too), by the entries' card
+    index."""
+    holding = DeckEntry.objects.filter(card__short_id=short_id).values("deck_id")
+    decks = decks_listed(card_ids=None).filter(id__in=holding)
+    shown = list(decks[:limit])
+    return (len(shown) if len(shown) < limit else decks.count()), shown
 
 
 def deck_card_counts(*, deck: Deck) -> dict[str, int]:

@@ -81,6 +81,14 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _where(zone: str | None) -> str:
+    return f"the {zone} zone" if zone else "the deck"
+
+
 @dataclass(frozen=True)
 class Rule:
     source: str
@@ -93,6 +101,12 @@ class Rule:
     def describe(self) -> str:
         raise NotImplementedError
 
+    def sentence(self, settings: Mapping[str, Any] | None = None) -> str:
+        """The rule as a sentence of its own, for a page listing a format's rules (describe()
+        is a phrase that problem messages are built from). `settings` are the format's values,
+        for a rule that reads one."""
+        return _capital(self.describe()) + "."
+
     def check(self, deck: Deck, settings: Mapping[str, Any]) -> list[Problem]:
         raise NotImplementedError
 
@@ -101,7 +115,7 @@ class Rule:
             code, self.severity, message, tuple(sorted({c.name for c in cards})), self.source
         )
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self, settings: Mapping[str, Any] | None = None) -> dict[str, Any]:
         params = {k: v for k, v in self.__dict__.items() if k not in ("source", "severity")}
         params = {
             k: list(v) if isinstance(v, tuple) else v for k, v in params.items() if not callable(v)
@@ -109,6 +123,7 @@ class Rule:
         return {
             "kind": self.kind,
             "description": self.describe(),
+            "sentence": self.sentence(settings),
             "severity": str(self.severity),
             "source": self.source,
             "params": params,
@@ -142,6 +157,18 @@ class ZoneSize(Rule):
         if self.maximum is not None:
             bounds.append(f"at most {self.maximum}")
         return f"{self.label} holds {' and '.join(bounds)} cards"
+
+    def sentence(self, settings: Mapping[str, Any] | None = None) -> str:
+        if not self.setting:
+            return super().sentence(settings)
+        name = self.setting.replace("_", " ")
+        value = (settings or {}).get(self.setting)
+        if value is None:
+            return (
+                f"{_capital(self.label)} holds the number of cards the site's {name} setting "
+                "gives; that setting is empty, so any number passes."
+            )
+        return f"{_capital(self.label)} holds exactly {value} cards (the site's {name} setting)."
 
     def check(self, deck: Deck, settings: Mapping[str, Any]) -> list[Problem]:
         exactly = settings.get(self.setting) if self.setting else self.exactly
@@ -190,6 +217,12 @@ class CopyLimit(Rule):
             else f"at most {self.maximum} copies of a card in {where}"
         )
 
+    def sentence(self, settings: Mapping[str, Any] | None = None) -> str:
+        where = _where(self.zone)
+        if self.maximum == 1:
+            return f"Each card appears at most once in {where}."
+        return f"No card appears more than {self.maximum} times in {where}."
+
     def check(self, deck: Deck, settings: Mapping[str, Any]) -> list[Problem]:
         copies: Counter[str] = Counter()
         cards: dict[str, DeckCard] = {}
@@ -223,6 +256,10 @@ class OneFaction(Rule):
     def describe(self) -> str:
         extra = ", plus cards of none" if self.neutral_allowed else ""
         return f"one {self.label}{extra}"
+
+    def sentence(self, settings: Mapping[str, Any] | None = None) -> str:
+        extra = f", or of no {self.label}" if self.neutral_allowed else ""
+        return f"Every card in {_where(self.zone)} is of the deck's one {self.label}{extra}."
 
     def check(self, deck: Deck, settings: Mapping[str, Any]) -> list[Problem]:
         cards = deck.zone(self.zone)
@@ -272,6 +309,9 @@ class CardLimit(Rule):
         what = self.keyword or self.card_type
         return f"at most {self.maximum} {what} card{'s' if self.maximum != 1 else ''}"
 
+    def sentence(self, settings: Mapping[str, Any] | None = None) -> str:
+        return f"The deck holds {self.describe()}."
+
     def check(self, deck: Deck, settings: Mapping[str, Any]) -> list[Problem]:
         if self.keyword:
             matching = [c for c in deck.cards if self.keyword in c.keywords]
@@ -304,6 +344,10 @@ class TypesNotAllowed(Rule):
         )
         return f"no {listed} cards{where}"
 
+    def sentence(self, settings: Mapping[str, Any] | None = None) -> str:
+        listed = self.describe().removesuffix(f" in the {self.zone} zone")
+        return f"{_capital(_where(self.zone))} holds {listed}."
+
     def check(self, deck: Deck, settings: Mapping[str, Any]) -> list[Problem]:
         strays = [c for c in deck.zone(self.zone) if c.card_type in self.types]
         if not strays:
@@ -327,6 +371,9 @@ class CardsNotAllowed(Rule):
     def describe(self) -> str:
         return f"without {self.what}"
 
+    def sentence(self, settings: Mapping[str, Any] | None = None) -> str:
+        return f"This format is played {self.describe()}."
+
     def check(self, deck: Deck, settings: Mapping[str, Any]) -> list[Problem]:
         strays = [c for c in deck.cards if self.excluded(c)]
         if not strays:
@@ -347,6 +394,9 @@ class NotEmpty(Rule):
 
     def describe(self) -> str:
         return "at least one card"
+
+    def sentence(self, settings: Mapping[str, Any] | None = None) -> str:
+        return "The deck holds at least one card."
 
     def check(self, deck: Deck, settings: Mapping[str, Any]) -> list[Problem]:
         if deck.count():

@@ -7,8 +7,10 @@ import hashlib
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Count, Prefetch, Q, QuerySet
 
@@ -27,6 +29,7 @@ from cardsite.catalogue.models import (
 )
 from cardsite.catalogue.search.dropped import Dropped
 from cardsite.catalogue.versioning import catalogue_version
+from engines import ENGINES
 
 
 def card_queryset() -> QuerySet[Card]:
@@ -258,6 +261,15 @@ def game_get_queryset() -> QuerySet[Game]:
 
 def game_get(*, slug: str) -> Game | None:
     return game_get_queryset().filter(slug=slug).first()
+
+
+def rulebook_path(*, game_slug: str) -> Path | None:
+    """The game's rulebook file under RULEBOOKS_DIR, if the game is known and it is there."""
+    engine = ENGINES.get(game_slug)
+    if engine is None:
+        return None
+    path = Path(settings.RULEBOOKS_DIR) / engine.rulebook
+    return path if path.is_file() else None
 
 
 def set_list(*, game: str | None = None) -> QuerySet[CardSet]:

@@ -6,6 +6,7 @@ shared between processes once the cache is Redis.
 """
 
 import time
+from typing import Any
 
 from django.core.cache import cache
 
@@ -20,6 +21,14 @@ def catalogue_version() -> int:
         cache.add(KEY, time.time_ns(), timeout=None)
         version = cache.get(KEY, 0)
     return int(version)
+
+
+def with_catalogue_version(key: str) -> tuple[int, Any]:
+    """The catalogue version and what the cache holds under `key` (None if nothing), read in
+    one round trip: for a cached value that records the version it was made under."""
+    held = cache.get_many([KEY, key])
+    version = held.get(KEY)
+    return (catalogue_version() if version is None else int(version)), held.get(key)
 
 
 def bump_catalogue_version() -> None:

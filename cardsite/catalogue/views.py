@@ -10,16 +10,23 @@ import qrcode.image.svg
 from django.conf import settings
 from django.core.cache import cache
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
+from django.http import (
+    FileResponse,
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponsePermanentRedirect,
+)
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.cache import cache_control
 
 from cardsite.catalogue import selectors
 from cardsite.catalogue.search import examples, names
 from cardsite.catalogue.search.query import QuerySyntaxError
-from cardsite.catalogue.versioning import catalogue_version
+from cardsite.catalogue.versioning import catalogue_version, with_catalogue_version
 from cardsite.limits import throttle_page
 
 GRID_PAGE = 24
@@ -36,7 +43,18 @@ def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
     game = selectors.game_get(slug=slug)
     if game is None:
         raise Http404(f"No game {slug!r}.")
-    return render(request, "catalogue/game.html", {"game": game})
+    rulebook = selectors.rulebook_path(game_slug=game.slug)
+    rulebook_url = reverse("catalogue:rulebook", args=[game.slug]) if rulebook else None
+    return render(request, "catalogue/game.html", {"game": game, "rulebook_url": rulebook_url})
+
+
+@cache_control(public=True, max_age=86400)
+def game_rulebook(request: HttpRequest, slug: str) -> FileResponse:
+    """The game's rulebook as plain text: the passages its rules and cards cite are in it."""
+    path = selectors.rulebook_path(game_slug=slug)
+    if path is None:
+        raise Http404(f"No rulebook for {slug!r}.")
+    return FileResponse(path.open("rb"), content_type="text/plain; charset=utf-8")
 
 
 def _paged(request: HttpRequest, ids: Any, view: str) -> Any:
@@ -173,10 +191,11 @@ def syntax(request: HttpRequest) -> HttpResponse:
 
 def card_detail(request: HttpRequest, short_id: str, slug: str | None = None) -> HttpResponse:
     # The page's body is the same for everyone, so it is rendered once per catalogue version
-    # (any catalogue write starts a new one) and kept in the shared cache.
-    key = f"card-page:{catalogue_version()}:{short_id}"
-    page = cache.get(key)
-    if page is None:
+    # (any catalogue write starts a new one) and kept in the shared cache with that version,
+    # which is read beside it: a warm page costs one cache round trip.
+    key = f"card-page:{short_id}"
+    version, page = with_catalogue_version(key)
+    if page is None or page["version"] != version:
         card = selectors.card_get(short_id=short_id)
         if card is None:
             raise Http404(f"No card {short_id!r}.")
@@ -191,6 +210,7 @@ def card_detail(request: HttpRequest, short_id: str, slug: str | None = None) ->
             },
         )
         page = {
+            "version": version,
             "slug": card.slug,
             "url": card.get_absolute_url(),
             "title": f"{card.name} · {card.game.name}",
@@ -203,7 +223,7 @@ def card_detail(request: HttpRequest, short_id: str, slug: str | None = None) ->
         request,
         "catalogue/card.html",
         # Safe: the body is our own template's output, escaped when it was rendered.
-        {"title": page["title"], "body": mark_safe(page["body"])},
+        {"title": page["title"], "body": mark_safe(page["body"]), "short_id": short_id},
     )
 
 

@@ -82,6 +82,8 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                # The visitor's colour theme, for <html data-theme> at first paint.
+                "cardsite.theme.site_theme",
             ],
         },
     },
@@ -139,6 +141,9 @@ MEDIA_URL = "media/"
 MEDIA_ROOT = env.path("MEDIA_ROOT", default=BASE_DIR / "media")
 
 FIXTURES_DIR = BASE_DIR / "fixtures"
+# Where each game's rulebook (its engine's `rulebook`, a text file) is, to link from its page
+# and serve as plain text; a rulebook not there is named without a link.
+RULEBOOKS_DIR = env.path("RULEBOOKS_DIR", default=BASE_DIR / "rulebooks")
 LOGIN_REDIRECT_URL = "catalogue:home"
 LOGOUT_REDIRECT_URL = "catalogue:home"
 
@@ -152,7 +157,8 @@ CACHES = {
 }
 if env("REDIS_URL", default=""):
     CACHES["default"] = {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        # Django's, reusing its Redis client (cardsite/cache.py).
+        "BACKEND": "cardsite.cache.RedisCache",
         "LOCATION": env("REDIS_URL"),
         "KEY_PREFIX": "cardsite",
         "TIMEOUT": 3600,

@@ -202,6 +202,9 @@ class CheckResultSerializer(serializers.Serializer):
 class FormatRuleSerializer(serializers.Serializer):
     kind = serializers.CharField()
     description = serializers.CharField()
+    sentence = serializers.CharField(
+        help_text="The rule as a sentence of its own, with any site setting's value in it."
+    )
     severity = serializers.CharField()
     source = serializers.CharField()
     params = serializers.DictField()

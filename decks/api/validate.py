@@ -12,7 +12,8 @@ from rest_framework.views import APIView
 from cardsite.api.fields import GAME_SLUG_PARAMETER
 from cardsite.catalogue.models import Game
 from decks.api.serializers import CheckResultSerializer, DeckInputSerializer, FormatSerializer
-from decks.services import check, game_snapshot, intake_posted, problem_json, resolve
+from decks.selectors import game_formats
+from decks.services import check, intake_posted, problem_json, resolve
 
 
 class ValidateDeckView(APIView):
@@ -58,25 +59,4 @@ class FormatsView(APIView):
     )
     def get(self, request: Request, slug: str) -> Response:
         game = get_object_or_404(Game, slug=slug)
-        snap = game_snapshot(game)
-        return Response(
-            [
-                {
-                    "slug": f.slug,
-                    "name": f.name,
-                    "description": f.description,
-                    "needs_faction": f.needs_faction,
-                    "settings": [
-                        {
-                            "key": s.key,
-                            "label": s.label,
-                            "help": s.help,
-                            "value": snap.format_settings(f.slug).get(s.key),
-                        }
-                        for s in f.settings
-                    ],
-                    "rules": [rule.as_dict() for rule in f.rules],
-                }
-                for f in snap.engine.formats
-            ]
-        )
+        return Response(game_formats(game=game))

@@ -14,6 +14,7 @@ from decks.services.intake import (
     intake_text,
 )
 from decks.services.lifecycle import deck_delete, deck_restore, decks_purge
+from decks.services.listing import Standing, standings
 from decks.services.play import (
     SampleHand,
     goldfish_check,
@@ -54,6 +55,7 @@ __all__ = [
     "ResolvedEntry",
     "SampleHand",
     "SnapCard",
+    "Standing",
     "check",
     "deck_charts",
     "deck_create",
@@ -81,4 +83,5 @@ __all__ = [
     "problem_json",
     "resolve",
     "sample_hand",
+    "standings",
 ]

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from decks.images import deck_images_folder
 from decks.models import DELETED_KEEP_DAYS, Deck
+from decks.versioning import decks_changed
 from engines.errors import InputError
 
 # Decks removed per transaction by a purge: a backlog of thousands never holds one long lock.
@@ -28,6 +29,8 @@ def deck_delete(*, deck: Deck) -> None:
     now = timezone.now()
     Deck.objects.filter(pk=deck.pk, deleted_at__isnull=True).update(deleted_at=now)
     deck.deleted_at = deck.deleted_at or now
+    # update() bypasses Deck.save(): the cached lists of public decks must still drop it.
+    decks_changed()
 
 
 def deck_restore(*, deck: Deck, owner: Any, now: datetime | None = None) -> Deck:
@@ -46,6 +49,7 @@ def deck_restore(*, deck: Deck, owner: Any, now: datetime | None = None) -> Deck
         )
     Deck.objects.filter(pk=deck.pk).update(deleted_at=None)
     deck.deleted_at = None
+    decks_changed()
     return deck
 
 

@@ -14,11 +14,13 @@ from django.db.models import F
 from django.utils import timezone
 
 from cardsite.catalogue.models import Game
+from cardsite.catalogue.search.text import fold
 from decks.models import Deck, DeckEntry
 from decks.services.intake import Intake, bounded, intake_deck, intake_quantity
 from decks.services.resolve import ResolvedDeck, resolve
 from decks.services.snapshot import game_snapshot
 from decks.services.validate import format_for
+from decks.versioning import decks_changed
 from engines.errors import InputError
 
 NAME_MAX = 120
@@ -117,6 +119,8 @@ def deck_update(
     fields: dict[str, Any] = {}
     if "name" in changes:
         fields["name"] = _name(changes["name"])
+        # An UPDATE sends no pre_save: the folded name is kept here.
+        fields["search_name"] = fold(fields["name"])
     if "visibility" in changes:
         fields["visibility"] = _visibility(changes["visibility"])
     if "description" in changes:
@@ -137,6 +141,8 @@ def deck_update(
             raise DeckConflict(Deck.objects.get(pk=deck.pk).version)
         if intake is not None:
             _write_entries(deck, resolved)
+        # Nor a post_save: lists of public decks are told here.
+        decks_changed()
     deck.refresh_from_db()
     return deck
 

@@ -11,11 +11,12 @@ from decks.views.builder import (
     deck_new,
 )
 from decks.views.exports import deck_export_file
+from decks.views.finding import public_decks
 from decks.views.goldfish import deck_goldfish
 from decks.views.jobs import job_detail, job_result
 from decks.views.lifecycle import deck_delete_view, deck_restore_view, my_decks
 from decks.views.og import deck_og_image
-from decks.views.pages import deck_detail, deck_proxies, public_decks
+from decks.views.pages import deck_detail, deck_proxies
 from decks.views.proxies import deck_proxies_form, deck_proxies_preview
 
 __all__ = [

@@ -1,4 +1,4 @@
-"""A deck's page, the lists of decks, and a deck's proxies."""
+"""A deck's page, your own decks, and a deck's proxies."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from cardsite.limits import client_key, throttle_page
 from decks.jobs import proxies_job
 from decks.printing import deck_order, print_order
 from decks.proxies import parse_options
-from decks.selectors import decks_listed
 from decks.services import ResolvedEntry, check, deck_charts, intake_deck, legality, resolve
 from decks.services.describe import deck_description, description_summary
 from decks.views.common import export_context, readable_or_404
@@ -54,14 +53,6 @@ def deck_detail(request: HttpRequest, deck_id: str) -> HttpResponse:
             "charts": deck_charts(resolved),
             **export_context(deck, resolved),
         },
-    )
-
-
-def public_decks(request: HttpRequest) -> HttpResponse:
-    return render(
-        request,
-        "decks/public.html",
-        {"decks": decks_listed(game=request.GET.get("game") or None)[:100]},
     )
 
 

@@ -89,13 +89,14 @@ def hover_bar(page, title, dataset=0, index=0):
 
 
 def charts_fit(page):
-    """Whether every chart lies within the window's width (nothing of theirs scrolls
-    sideways)."""
-    return page.evaluate(
+    """Waits until every chart lies within the window's width (nothing of theirs scrolls
+    sideways): Chart.js fits a canvas to its box on the frame after the box changes."""
+    page.wait_for_function(
         """() => [...document.querySelectorAll('figure.chart, figure.chart *')].every(
             (e) => e.getBoundingClientRect().right <= window.innerWidth
         )"""
     )
+    return True
 
 
 def test_an_orion_deck_page_draws_a_cost_curve_per_resource_with_tooltips(

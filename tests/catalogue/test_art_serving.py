@@ -82,6 +82,7 @@ PRODUCTION_PROBE = """
 import json
 import django
 django.setup()
+from django.conf import settings
 from django.core.management import call_command
 from django.test import Client
 from cardsite.catalogue.models import Card, CardSet
@@ -96,9 +97,13 @@ card.art.name = "art/painted.png"
 card.save()
 client = Client()
 answers = {}
-for path in (card.art.url, "/media/jobs/result.pdf", "/media/art/stray.png"):
-    response = client.get(path, secure=True)
-    answers[path] = [response.status_code, response.get("Cache-Control", "")]
+# No collectstatic in this probe: the 404 page's stylesheet link takes its plain name.
+from django.test import override_settings
+plain = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
+with override_settings(STORAGES={**settings.STORAGES, "staticfiles": plain}):
+    for path in (card.art.url, "/media/jobs/result.pdf", "/media/art/stray.png"):
+        response = client.get(path, secure=True)
+        answers[path] = [response.status_code, response.get("Cache-Control", "")]
 print(json.dumps(answers))
 """
 

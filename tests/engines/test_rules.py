@@ -96,3 +96,30 @@ def test_a_copy_limit_above_one_reports_copy_limit_with_the_excess():
     [problem] = rule.check(deck, {})
     assert (problem.code, problem.cards) == ("copy_limit", ("Grunt",))
     assert "Grunt appears 4 times" in problem.message and "(1 too many)" in problem.message
+
+
+def test_every_rule_reads_as_a_sentence_of_its_own_for_the_game_page():
+    for engine in ENGINES.values():
+        for fmt in engine.formats:
+            for rule in fmt.rules:
+                sentence = rule.sentence(fmt.default_settings())
+                assert sentence[0].isupper() and sentence.endswith("."), (engine.slug, sentence)
+                assert rule.as_dict(fmt.default_settings())["sentence"] == sentence
+
+
+def test_a_size_the_site_sets_is_stated_with_its_value_or_as_not_checked():
+    rule = ZoneSize(source="s", setting="deck_size")
+    assert rule.sentence({"deck_size": 40}) == (
+        "The deck holds exactly 40 cards (the site's deck size setting)."
+    )
+    assert "that setting is empty, so any number passes" in rule.sentence({"deck_size": None})
+
+
+def test_a_copy_limit_and_a_zone_reads_naturally():
+    assert CopyLimit(source="s", maximum=1, zone="battle").sentence() == (
+        "Each card appears at most once in the battle zone."
+    )
+    assert CopyLimit(source="s", maximum=3).sentence() == (
+        "No card appears more than 3 times in the deck."
+    )
+    assert CardLimit(source="s", keyword="Apex").sentence() == "The deck holds at most 1 Apex card."

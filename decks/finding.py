@@ -1,0 +1,70 @@
+"""The public deck list's filters as /decks/ reads them from its URL, each within a limit.
+
+Only their shape is checked here (lengths, the sort, the page number); whether a game, format
+or faction exists is the listing's to say (selectors.public_deck_listing), from the same rows
+it lists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+
+from cardsite.catalogue.search.text import fold
+from engines.errors import InputError
+
+PER_PAGE = 25
+# A page number past the last shows the last page; past this it is refused, before counting.
+PAGE_MAX = 10_000
+Q_MAX = 100
+Q_WORDS = 10
+CARD_MAX = 120
+# Game, format and faction are slugs or names, the longest of them 60 characters.
+CHOICE_MAX = 60
+SORTS = ("updated", "newest")
+
+
+@dataclass(frozen=True)
+class DeckFilters:
+    game: str = ""
+    format: str = ""
+    faction: str = ""
+    card: str = ""
+    q: str = ""
+    sort: str = "updated"
+    page: int = 1
+
+    def query(self) -> dict[str, str]:
+        """The filters as URL parameters, empty ones left out (without the page)."""
+        return {k: str(v) for k, v in asdict(self).items() if v and k != "page" and v != "updated"}
+
+
+def _text(params: Mapping[str, str], name: str, limit: int) -> str:
+    value = params.get(name, "").strip()
+    if len(value) > limit:
+        raise InputError(name, f"{name} is at most {limit} characters ({len(value)} given).")
+    return value
+
+
+def read_filters(params: Mapping[str, str]) -> DeckFilters:
+    """The filters in `params` (a GET query); InputError naming the field and its limit."""
+    q = _text(params, "q", Q_MAX)
+    if len(fold(q).split()) > Q_WORDS:
+        raise InputError("q", f"A name search is at most {Q_WORDS} words.")
+    sort = params.get("sort", "") or "updated"
+    if sort not in SORTS:
+        raise InputError("sort", f"sort is one of {', '.join(SORTS)}.")
+    raw_page = params.get("page", "") or "1"
+    # Its length first: int() of a long run of digits is itself slow.
+    if not (raw_page.isdigit() and len(raw_page) <= 6 and 1 <= int(raw_page) <= PAGE_MAX):
+        raise InputError("page", f"page is a whole number from 1 to {PAGE_MAX:,}.")
+    page = int(raw_page)
+    return DeckFilters(
+        game=_text(params, "game", CHOICE_MAX),
+        format=_text(params, "format", CHOICE_MAX),
+        faction=_text(params, "faction", CHOICE_MAX),
+        card=_text(params, "card", CARD_MAX),
+        q=q,
+        sort=sort,
+        page=page,
+    )

@@ -1,0 +1,338 @@
+"""Every page of the site, signed out and signed in: at 390 px nothing scrolls sideways, and
+axe-core (WCAG 2.1 AA) finds no violation in the light theme or the dark one.
+
+One browser context per sign-in state serves the whole module; each page gets a fresh tab in
+it. A failure names the page, the theme, axe's rule ids with their targets, or the elements
+that stick out past 390 px, so that it can be fixed without re-running anything.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.urls import Resolver404, resolve
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from cardsite.catalogue.models import Card, Faction, Game
+from decks.models import Deck, Job
+from decks.services import Intake, RequestedCard, deck_create
+from engines import ENGINES
+from tests.browser.conftest import DESKTOP, PHONE, sign_in
+
+ROOT = Path(__file__).resolve().parents[2]
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+USERNAME = "every-page"
+PASSWORD = "a-Long-every-page-pass-7"
+# Names long enough, and unbroken enough, to find what does not wrap at 390 px.
+LONG_WORD = "Unbreakable-wall-of-cards-that-goes-on-and-on-without-a-single-space"
+
+GAMES = list(ENGINES)
+# A 1x1 transparent PNG.
+BLANK_PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII="
+)
+SIGNED_OUT, SIGNED_IN = "signed-out", "signed-in"
+
+
+@dataclass(frozen=True)
+class SitePage:
+    name: str
+    # Who sees it: anyone (checked signed out and in), only visitors, or only members.
+    who: str = "anyone"
+    status: int = 200
+    # Another branch's page, skipped (saying so) while its URL does not resolve here.
+    optional: bool = False
+    # Third-party markup axe should not judge, as CSS selectors; kept as narrow as it can be.
+    axe_exclude: tuple[str, ...] = ()
+    axe_rules_off: tuple[str, ...] = ()
+
+
+PAGES = [
+    SitePage("home"),
+    *(SitePage(f"game-{slug}") for slug in GAMES),
+    SitePage("set"),
+    SitePage("search-faces"),
+    SitePage("search-list"),
+    SitePage("search-syntax-error", status=400),
+    SitePage("search-no-match"),
+    SitePage("syntax"),
+    *(SitePage(f"card-{slug}") for slug in GAMES),
+    SitePage("card-sample"),
+    SitePage("public-decks"),
+    *(SitePage(f"deck-{slug}") for slug in GAMES),
+    *(SitePage(f"goldfish-{slug}") for slug in GAMES),
+    SitePage("builder-with-problems", who="member"),
+    SitePage("proxy-form", who="member", optional=True),
+    SitePage("job", who="member"),
+    SitePage("my-decks", who="member"),
+    SitePage("new-deck", who="member"),
+    SitePage("password-change", who="member"),
+    SitePage("login", who="visitor"),
+    SitePage("signup", who="visitor"),
+    SitePage("password-reset", who="visitor"),
+    # Swagger UI draws the whole page from its own scripts and markup, and its <html> has no
+    # lang (drf-spectacular's template); our part of the page is the schema it reads.
+    SitePage(
+        "api-docs", who="visitor", axe_exclude=("#swagger-ui",), axe_rules_off=("html-has-lang",)
+    ),
+    SitePage("not-found", status=404),
+]
+CASES = [
+    pytest.param(state, site_page, id=f"{state}-{site_page.name}")
+    for site_page in PAGES
+    for state in (SIGNED_OUT, SIGNED_IN)
+    if site_page.who == "anyone" or (site_page.who == "visitor") == (state == SIGNED_OUT)
+]
+
+
+def _deck_cards(game: Game) -> list[Card]:
+    """A one-faction pile from the game's sample set, so goldfish has a hand to draw."""
+    sample = Card.objects.filter(game=game, card_set__is_official=False).order_by("number_sort")
+    for faction in Faction.objects.filter(game=game).order_by("name"):
+        cards = list(sample.filter(factions=faction)[:40])
+        if len(cards) >= 10:
+            return cards
+    return list(sample[:40])
+
+
+@pytest.fixture(scope="module")
+def urls(_server: str, django_db_blocker: Any) -> Iterator[dict[str, str]]:
+    """Each page's path, from data committed for the live server and removed afterwards."""
+    with django_db_blocker.unblock():
+        owner = User.objects.create_user(USERNAME, password=PASSWORD)
+        found: dict[str, str] = {
+            "home": "/",
+            "search-faces": "/search/?q=is%3Asample",
+            "search-list": "/search/?q=is%3Asample&view=list",
+            "search-syntax-error": "/search/?q=%28t%3Aunit",
+            "search-no-match": "/search/?q=wal+of+dwarvs",
+            "syntax": "/syntax/",
+            "public-decks": "/decks/",
+            "my-decks": "/decks/mine/",
+            "new-deck": "/decks/new/",
+            "password-change": "/accounts/password_change/",
+            "login": "/accounts/login/",
+            "signup": "/accounts/signup/",
+            "password-reset": "/accounts/password_reset/",
+            "api-docs": "/api/v1/docs/",
+            "not-found": "/no-such-page/",
+        }
+        decks: dict[str, Deck] = {}
+        for game in Game.objects.filter(slug__in=GAMES):
+            found[f"game-{game.slug}"] = game.get_absolute_url()
+            first = Card.objects.filter(game=game).order_by("-card_set__is_official", "name")[0]
+            found[f"card-{game.slug}"] = first.get_absolute_url()
+            decks[game.slug] = deck_create(
+                owner=owner,
+                game=game,
+                format_slug=game.engine.formats[0].slug,
+                name=f"{game.name} {LONG_WORD}",
+                description=f"A deck to look at. See https://example.com/{LONG_WORD}/{LONG_WORD}",
+                visibility="public",
+                intake=Intake(tuple(RequestedCard(1, None, c.short_id) for c in _deck_cards(game))),
+            )
+            found[f"deck-{game.slug}"] = decks[game.slug].get_absolute_url()
+            found[f"goldfish-{game.slug}"] = (
+                f"/decks/{decks[game.slug].share_key}/goldfish/?seed=5&runs=50"
+            )
+        sample = Card.objects.filter(card_set__is_official=False).order_by("name")[0]
+        found["card-sample"] = sample.get_absolute_url()
+        a_set = sample.card_set
+        found["set"] = f"/games/{a_set.game.slug}/sets/{a_set.code}/"
+        illegal = deck_create(
+            owner=owner,
+            game=sample.game,
+            format_slug=sample.game.engine.formats[0].slug,
+            name=f"Too small {LONG_WORD}",
+            visibility="private",
+            intake=Intake((RequestedCard(1, None, sample.short_id),)),
+        )
+        found["builder-with-problems"] = f"/decks/{illegal.share_key}/edit/"
+        found["proxy-form"] = f"/decks/{illegal.share_key}/proxies/"
+        job = Job.objects.create(
+            kind=Job.Kind.GOLDFISH,
+            owner=owner,
+            params={"deck": illegal.share_key},
+            status=Job.Status.DONE,
+            done=50,
+            total=50,
+            expires_at=timezone.now() + timedelta(days=1),
+        )
+        found["job"] = job.get_absolute_url()
+    yield found
+    with django_db_blocker.unblock():
+        User.objects.filter(pk=owner.pk).delete()
+
+
+@pytest.fixture(scope="module")
+def _media(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("every-page-media")
+
+
+@pytest.fixture(autouse=True)
+def _media_root_is_private_to_the_test(_media: Path, settings: Any) -> None:
+    # One media folder for the module: each card face is drawn once, not once per page.
+    settings.MEDIA_ROOT = _media
+
+
+@pytest.fixture(scope="module")
+def contexts(browser: Any, _server: str, urls: dict[str, str]) -> Iterator[dict[str, Any]]:
+    out = browser.new_context(viewport=DESKTOP)
+    member = browser.new_context(viewport=DESKTOP)
+    # Signed in, nothing is photographed: a blank face spares the server drawing each card.
+    member.route(
+        "**/face.png", lambda route: route.fulfill(body=BLANK_PNG, content_type="image/png")
+    )
+    for context in (out, member):
+        # Generous: a busy machine draws card faces slowly, and a wait ends when it can.
+        context.set_default_navigation_timeout(90_000)
+    tab = member.new_page()
+    sign_in(tab, _server, USERNAME, PASSWORD)
+    tab.close()
+    yield {SIGNED_OUT: out, SIGNED_IN: member}
+    out.close()
+    member.close()
+
+
+@pytest.fixture
+def page(contexts: dict[str, Any], request: pytest.FixtureRequest) -> Iterator[Any]:
+    # Signed in unless the test is parametrized by state.
+    call = getattr(request.node, "callspec", None)
+    tab = contexts[call.params["state"] if call else SIGNED_IN].new_page()
+    yield tab
+    tab.close()
+
+
+OVERFLOW = """() => {
+  const limit = window.innerWidth;
+  if (document.documentElement.scrollWidth <= limit) return [];
+  const clipped = (el) => {
+    for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+      if (getComputedStyle(p).overflowX !== "visible") return true;
+    }
+    return false;
+  };
+  const label = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "")
+    + [...el.classList].map((c) => "." + c).join("");
+  const path = (el) => {
+    const parts = [];
+    for (let e = el; e && e !== document.body; e = e.parentElement) parts.unshift(label(e));
+    return parts.slice(-4).join(" > ");
+  };
+  const out = [];
+  for (const el of document.body.querySelectorAll("*")) {
+    const right = el.getBoundingClientRect().right;
+    const parent = el.parentElement.getBoundingClientRect().right;
+    // Where the overflow starts: an element past the edge inside a parent that is not.
+    if (right > limit + 0.5 && parent <= limit + 0.5 && !clipped(el)) {
+      const text = (el.textContent || "").trim().replace(/\\s+/g, " ").slice(0, 60);
+      out.push({right: Math.round(right), path: path(el), text});
+    }
+  }
+  out.sort((a, b) => b.right - a.right);
+  return out.slice(0, 5).concat(out.length ? [] : [{
+    right: document.documentElement.scrollWidth, path: "(no single element found)", text: ""}]);
+}"""
+
+AXE_RUN = """async ([context, tags, rulesOff]) => {
+  const rules = Object.fromEntries(rulesOff.map((id) => [id, {enabled: false}]));
+  const only = {type: tags[0] === "color-contrast" ? "rule" : "tag", values: tags};
+  const result = await axe.run(context, {runOnly: only, rules, resultTypes: ["violations"]});
+  return result.violations.map((v) => ({
+    id: v.id, help: v.help,
+    nodes: v.nodes.slice(0, 5).map((n) => n.target.join(" ") + " " + n.html.slice(0, 80) + ": "
+      + (n.failureSummary || "").replace(/\\s+/g, " ").slice(0, 240)),
+    more: Math.max(0, v.nodes.length - 5)}));
+}"""
+
+
+def overflow_at_390(page: Any) -> list[str]:
+    page.set_viewport_size(PHONE)
+    offenders = page.evaluate(OVERFLOW)
+    return [
+        f"at 390 px the page is {page.evaluate('document.documentElement.scrollWidth')} px wide; "
+        f"sticking out: {o['path']} (right edge {o['right']} px) {o['text']!r}"
+        for o in offenders
+    ]
+
+
+def axe_violations(page: Any, site_page: SitePage, themes: tuple[str, ...]) -> list[str]:
+    page.set_viewport_size(DESKTOP)
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    context: Any = (
+        {"exclude": [[s] for s in site_page.axe_exclude]} if site_page.axe_exclude else "html"
+    )
+    found = []
+    # The themes differ only in colour: every rule in the light one, contrast in the dark.
+    runs = {"light": AXE_TAGS, "dark": ["color-contrast"]}
+    for theme, tags in ((t, runs[t]) for t in themes):
+        page.emulate_media(color_scheme=theme)
+        for v in page.evaluate(AXE_RUN, [context, tags, list(site_page.axe_rules_off)]):
+            more = f" (and {v['more']} more)" if v["more"] else ""
+            nodes = "\n      ".join(v["nodes"])
+            found.append(f"axe {v['id']} in the {theme} theme: {v['help']}{more}\n      {nodes}")
+    page.emulate_media(color_scheme="light")
+    return found
+
+
+@pytest.mark.parametrize(("state", "site_page"), CASES)
+def test_every_page_fits_390_px_and_axe_finds_no_violation_in_either_theme(
+    server: str, urls: dict[str, str], page: Any, shoot: Any, state: str, site_page: SitePage
+) -> None:
+    path = urls[site_page.name]
+    if site_page.optional:
+        try:
+            resolve(path.split("?")[0])
+        except Resolver404:
+            pytest.skip(f"{path} does not resolve in this tree: that page is another branch's")
+    # Images need not have arrived: every one has its size in the markup.
+    response = page.goto(server + path, wait_until="domcontentloaded")
+    assert response is not None and response.status == site_page.status, (
+        f"{path} answered {response and response.status}, not {site_page.status}"
+    )
+    # A page anyone sees differs for a member only in its header, which the member pages show
+    # in both themes; so signed in it is checked in the light theme, and not photographed.
+    once = state == SIGNED_OUT or site_page.who == "member"
+    themes = ("light", "dark") if once else ("light",)
+    problems = overflow_at_390(page) + axe_violations(page, site_page, themes)
+    if once:
+        settle_images(page)
+        shoot(site_page.name)
+    assert not problems, f"{site_page.name} ({path}, {state}):\n  " + "\n  ".join(problems)
+
+
+def settle_images(page: Any) -> None:
+    """Loads every image, lazy ones too, so that the full-page shots show them, and so that
+    no request is left for the one-at-a-time server to answer during the next test."""
+    page.evaluate("""() => document.querySelectorAll("img[loading=lazy]")
+      .forEach((img) => { img.loading = "eager"; })""")
+    page.wait_for_function(
+        "() => [...document.images].every((img) => img.complete)", timeout=120_000
+    )
+
+
+def test_the_narrow_menu_opens_inside_the_page_and_passes_axe(
+    server: str, urls: dict[str, str], page: Any, shoot: Any
+) -> None:
+    page.set_viewport_size(PHONE)
+    page.goto(server + urls["home"])
+    page.get_by_text("Menu", exact=True).click()
+    expect(page.get_by_role("link", name="My decks")).to_be_visible()
+    problems = overflow_at_390(page)
+    page.add_script_tag(path=str(AXE))
+    for theme, tags in (("light", AXE_TAGS), ("dark", ["color-contrast"])):
+        page.emulate_media(color_scheme=theme)
+        found = page.evaluate(AXE_RUN, [".site-header", tags, []])
+        problems += [f"axe {v['id']} in the {theme} theme: " + "; ".join(v["nodes"]) for v in found]
+    shoot("menu-open")
+    assert not problems, "\n".join(problems)
