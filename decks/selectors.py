@@ -248,3 +248,11 @@ def decks_using_card(*, short_id: str, limit: int) -> tuple[int, list[Deck]]:
     decks = decks_listed(card_ids=None).filter(id__in=holding)
     shown = list(decks[:limit])
     return (len(shown) if len(shown) < limit else decks.count()), shown
+
+
+def deck_card_counts(*, deck: Deck) -> dict[str, int]:
+    """Copies of each card (by short id) in the deck, all zones together, in one query."""
+    counts: dict[str, int] = {}
+    for short_id, quantity in deck.entries.values_list("card__short_id", "quantity"):
+        counts[short_id] = counts.get(short_id, 0) + quantity
+    return counts

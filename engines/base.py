@@ -221,6 +221,13 @@ class GameEngine:
     zones: tuple[Zone, ...]
     face: FaceLayout = FaceLayout()
     formats: tuple[Format, ...] = ()
+    # The game's main number (CQ, Tier, combat power, attack): what the builder can group a
+    # deck by and a deck's picture orders cards by; None: the game has none. One stat, where
+    # `charts` may draw several (Orion's costs beside its Tier).
+    chart_stat: str | None = None
+    # The stats a compact row (a builder result, a deck row) shows beside a card's name, in
+    # this order: the numbers a player weighs when picking the card, not every stat it has.
+    key_stats: tuple[str, ...] = ()
     # The charts a deck shows: the game's main numbers, counts by type and by faction.
     charts: tuple[ChartSpec, ...] = ()
     # goldfish(cards, *, runs, seed, policy) -> {"summary", "charts"}, and its policy knobs.
@@ -256,6 +263,11 @@ class GameEngine:
         unknown = self.face.stat_keys() - set(self._stats_by_key)
         if unknown:
             raise ValueError(f"{self.slug}: face layout names unknown stats {sorted(unknown)}")
+        named = {*self.key_stats, *([self.chart_stat] if self.chart_stat else [])}
+        if stray_stats := named - set(self._stats_by_key):
+            raise ValueError(
+                f"{self.slug}: key or chart stats name unknown stats {sorted(stray_stats)}"
+            )
         type_names = {t.name for t in self.card_types}
         if stray := set(self.face.landscape_types) - type_names:
             raise ValueError(f"{self.slug}: face layout names unknown card types {sorted(stray)}")

@@ -203,6 +203,9 @@ ENGINE = GameEngine(
         faction_badge=True,
     ),
     formats=FORMATS,
+    chart_stat="combat_power",
+    # 4 Card Anatomy: a player card's one number, and a target card's.
+    key_stats=("combat_power", "victory_points"),
     charts=(
         curve("Cards by Combat Power", "combat_power", axis="Combat Power"),
         by_type(),

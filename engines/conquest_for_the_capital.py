@@ -153,6 +153,9 @@ ENGINE = GameEngine(
         badge_keyword_kinds=("battle",),
     ),
     formats=FORMATS,
+    chart_stat="attack",
+    # Battle Cards' bonuses and Upgrade Cards' star rating: what tells two cards apart.
+    key_stats=("attack", "defence", "stars"),
     # A Battle card adds Attack and Defence to one battle (Battle Cards): side by side.
     charts=(
         curve("Battle bonuses", "attack", "defence", axis="Bonus"),

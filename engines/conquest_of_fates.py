@@ -161,6 +161,8 @@ ENGINE = GameEngine(
         lead_keyword_kinds=("trigger",),
     ),
     formats=FORMATS,
+    chart_stat="cq",
+    key_stats=("cq",),
     charts=(
         curve("Cards by Conquest Value", "cq", axis="Conquest Value (CQ)"),
         by_type(),

@@ -207,6 +207,9 @@ ENGINE = GameEngine(
         ),
     ),
     formats=FORMATS,
+    chart_stat="tier",
+    # §1.1: what a card costs (three resources) and the Tier it needs are read before playing it.
+    key_stats=("cost_blue", "cost_gold", "cost_red", "tier"),
     # A card needs Blue, Gold and Red (§1.1, 3. Cost) and a Tier (§1.7): a curve of each. The
     # sample cards print 0 in the colours they do not use, so a 0 is no bar.
     charts=(

@@ -16,7 +16,7 @@ from django.utils import timezone
 from cardsite.catalogue.models import Game
 from cardsite.catalogue.search.text import fold
 from decks.models import Deck, DeckEntry
-from decks.services.intake import Intake, intake_deck, intake_quantity
+from decks.services.intake import Intake, bounded, intake_deck, intake_quantity
 from decks.services.resolve import ResolvedDeck, resolve
 from decks.services.snapshot import game_snapshot
 from decks.services.validate import format_for
@@ -156,16 +156,57 @@ def deck_set_quantity(
     step: int = 0,
     quantity: int | None = None,
 ) -> Deck:
-    """Change one card's quantity by `step`, or set it to `quantity` (0 takes it out)."""
+    """Change one card's quantity by `step`, or set it to `quantity` (0 takes it out), only if
+    the deck is still at `expected_version` (None: whatever it is now).
+
+    The builder's +/- is the commonest write there is, so it touches only what it changes:
+    one read of the entries, then the version bump and one INSERT, UPDATE or DELETE of that
+    card's row. A change that changes nothing writes nothing. Adding past the deck limits
+    (`bounded`) is an InputError naming them; taking cards out never is."""
     snap = game_snapshot(deck.game.slug)
     found = snap.cards.get(card)
     if found is None:
         raise InputError("card", f"That card is not a {snap.name} card.")
-    zone = zone or found.type_zone or snap.engine.zones[0].slug
+    zones = [z.slug for z in snap.engine.zones]
+    zone = zone or found.type_zone or zones[0]
+    if zone not in zones:
+        raise InputError("zone", f"{snap.name} has no zone {zone!r}; zones: {', '.join(zones)}.")
+    current = intake_deck(deck)
     changed = intake_quantity(
-        intake_deck(deck), short_id=found.short_id, zone=zone, step=step, quantity=quantity
+        current, short_id=found.short_id, zone=zone, step=step, quantity=quantity
     )
-    return deck_update(deck=deck, expected_version=expected_version, changes={}, intake=changed)
+    had, wanted = (
+        sum(c.quantity for c in cards.cards if c.short_id == found.short_id and c.zone == zone)
+        for cards in (current, changed)
+    )
+    version = expected_version if expected_version is not None else deck.version
+    if version != deck.version:
+        raise DeckConflict(deck.version)
+    if wanted == had:
+        return deck
+    if wanted > had:
+        bounded(changed, snap.engine, "card")
+    faction_id = deck.faction_id
+    if faction_id is None:
+        # As deck_update does: a deck of no stated faction takes the one its cards share.
+        inferred = resolve(game=snap.slug, intake=changed).faction
+        faction_id = inferred.pk if inferred else None
+    now = timezone.now()
+    with transaction.atomic():
+        updated = Deck.objects.filter(pk=deck.pk, version=version).update(
+            version=F("version") + 1, faction_id=faction_id, updated_at=now
+        )
+        if not updated:
+            raise DeckConflict(Deck.objects.get(pk=deck.pk).version)
+        row = DeckEntry.objects.filter(deck=deck, card_id=found.pk, zone=zone)
+        if not wanted:
+            row.delete()
+        elif not had:
+            DeckEntry.objects.create(deck=deck, card_id=found.pk, quantity=wanted, zone=zone)
+        else:
+            row.update(quantity=wanted)
+    deck.version, deck.updated_at, deck.faction_id = version + 1, now, faction_id
+    return deck
 
 
 def deck_fork(*, deck: Deck, owner: Any) -> Deck:

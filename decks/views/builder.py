@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+import re
 from collections.abc import Sequence
 from typing import Any
-from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from cardsite.api.errors import as_form_error
@@ -19,61 +17,50 @@ from cardsite.catalogue.models import Game
 from cardsite.catalogue.search.query import QuerySyntaxError
 from cardsite.catalogue.selectors import card_search, cards_in_order
 from decks.models import Deck
+from decks.selectors import deck_card_counts
 from decks.services import (
     DeckConflict,
     DeckContentError,
-    ResolvedEntry,
-    check,
-    deck_charts,
     deck_create,
     deck_fork,
     deck_set_quantity,
     deck_update,
-    intake_deck,
     intake_pasted,
-    resolve,
 )
-from decks.views.common import export_context, owned_or_404, readable_or_404, version_in
+from decks.views.common import owned_or_404, readable_or_404, version_in
+from decks.views.panel import choices_from, panel_context, results_context
 from engines.errors import InputError
 
 BUILDER_RESULTS = 30
 STEPS = {"add": 1, "remove": -1}
-
-
-def panel_context(deck: Deck) -> dict[str, Any]:
-    """What the deck panel shows: entries by zone, live problems, counts and the curve."""
-    resolved = resolve(
-        game=deck.game.slug,
-        intake=intake_deck(deck),
-        faction=deck.faction.name if deck.faction else None,
-    )
-    zones = {z.slug: z.name for z in deck.game.engine.zones}
-    by_zone: dict[str, list[ResolvedEntry]] = defaultdict(list)
-    for entry in sorted(resolved.entries, key=lambda e: e.card.name):
-        by_zone[entry.zone].append(entry)
-    return {
-        "deck": deck,
-        "result": check(resolved, deck.format),
-        "format": deck.game.engine.format(deck.format),
-        "zones": [(zones.get(z, z), z, es) for z, es in sorted(by_zone.items())],
-        "charts": deck_charts(resolved),
-    }
+# Where a no-JavaScript edit returns the page to: a row's or a result's id.
+ANCHOR = re.compile(r"[a-z0-9-]{1,60}")
 
 
 def _panel_or_back(
-    request: HttpRequest, deck: Deck, message: str = "", refused: Sequence[str] = ()
+    request: HttpRequest,
+    deck: Deck,
+    message: str = "",
+    refused: Sequence[str] = (),
+    *,
+    conflict: bool = False,
 ) -> HttpResponse:
-    """The panel (for htmx) or the builder again, showing `message` and each of the problems
-    that refused a write (`refused`) on its own."""
+    """The panel (for htmx) or the builder again, at the same search, grouping, view and row,
+    showing `message` and each of the problems that refused a write (`refused`) on its own."""
+    choices = choices_from(request.POST, deck.game.engine)
     if request.headers.get("HX-Request"):
-        context = {**panel_context(deck), "message": message, "refused": refused}
+        context = {
+            **panel_context(deck, choices),
+            "message": message,
+            "refused": refused,
+            "conflict": conflict,
+        }
         return render(request, "decks/_panel.html", context)
     for text in (message, *refused):
         if text:
             messages.warning(request, text)
-    q = request.POST.get("q") or request.GET.get("q")
-    suffix = f"?{urlencode({'q': q})}" if q else ""
-    return redirect(reverse("decks:edit", args=[deck.share_key]) + suffix)
+    anchor = request.POST.get("anchor", "")
+    return redirect(choices.url(deck) + (f"#{anchor}" if ANCHOR.fullmatch(anchor) else ""))
 
 
 def _write(request: HttpRequest, deck: Deck, write: Any, **kwargs: Any) -> HttpResponse:
@@ -85,7 +72,7 @@ def _write(request: HttpRequest, deck: Deck, write: Any, **kwargs: Any) -> HttpR
         message = (
             f"The deck changed elsewhere (now version {exc.current}); showing it as it is now."
         )
-        return _panel_or_back(request, deck, message)
+        return _panel_or_back(request, deck, message, conflict=True)
     except DeckContentError as exc:
         return _panel_or_back(request, deck, refused=[p.message for p in exc.problems])
     except InputError as exc:
@@ -122,19 +109,33 @@ def deck_new(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def deck_edit(request: HttpRequest, deck_id: str) -> HttpResponse:
+    """The builder page; for htmx, the deck panel alone (a new grouping) or the results."""
     deck = owned_or_404(request, deck_id)
-    q = request.GET.get("q", "").strip()
-    context = {**panel_context(deck), "q": q, "results": None, "search_error": ""}
-    context.update(export_context(deck))
-    if q:
+    choices = choices_from(request.GET, deck.game.engine)
+    htmx = bool(request.headers.get("HX-Request"))
+    if htmx and request.headers.get("HX-Target") == "deck-panel":
+        return render(request, "decks/_panel.html", panel_context(deck, choices))
+    context: dict[str, Any] = {
+        "choices": choices,
+        "q": choices.q,
+        "search_error": "",
+        "limit": BUILDER_RESULTS,
+    }
+    cards = None
+    if choices.q:
         try:
-            found = card_search(text=q, game=deck.game.slug)
-            context["results"] = cards_in_order(list(found.ids[:BUILDER_RESULTS]))
+            found = card_search(text=choices.q, game=deck.game.slug)
+            cards = cards_in_order(list(found.ids[:BUILDER_RESULTS]))
             context["warnings"] = found.warnings
         except QuerySyntaxError as exc:
             context["search_error"] = str(exc)
-    template = "decks/_results.html" if request.headers.get("HX-Request") else "decks/edit.html"
-    return render(request, template, context)
+    if htmx:
+        counts = deck_card_counts(deck=deck)
+        context.update(results_context(deck, choices, cards, counts), deck=deck)
+        return render(request, "decks/_results.html", context)
+    panel = panel_context(deck, choices, with_export=True)
+    context.update(panel, **results_context(deck, choices, cards, panel["in_deck"]))
+    return render(request, "decks/edit.html", context)
 
 
 @login_required

@@ -28,7 +28,7 @@ def player(django_db_blocker):
 
 
 def test_a_player_builds_a_legal_deck_from_nothing_and_sees_a_problem_come_and_go(
-    server, page, player
+    server, page, player, shoot
 ):
     _, dwarves, orc_card = player
     page.goto(server + "/accounts/login/")
@@ -55,11 +55,22 @@ def test_a_player_builds_a_legal_deck_from_nothing_and_sees_a_problem_come_and_g
     page.get_by_label("Search Conquest for the Capital cards").fill(f'!"{orc_card}"')
     page.get_by_role("button", name="Search", exact=True).click()
     page.get_by_role("button", name=f"Add {orc_card}").click()
-    expect(page.locator(".problems li[data-code=faction_mismatch]")).to_contain_text(orc_card)
+    problem = page.locator(".problems li[data-code=faction_mismatch]")
+    expect(problem).to_contain_text(orc_card)
     expect(page.locator("#legality")).to_have_text("not legal in Faction deck")
+    # The problem links to the card's row, which carries a mark naming the problem.
+    problem.get_by_role("link", name=orc_card).click()
+    row = page.locator("li.deck-row.flagged")
+    expect(row).to_have_count(1)
+    expect(row).to_contain_text(orc_card)
+    expect(row.get_by_role("link", name=orc_card)).to_have_attribute(
+        "aria-describedby", re.compile(r"problem-\d+")
+    )
+    assert page.url.endswith("#" + row.get_attribute("id"))
+    shoot("problem-marked")
 
     # ...and goes away when the card is removed again.
     page.get_by_role("button", name=f"Remove one {orc_card}").click()
     expect(page.locator(".problems li[data-code=faction_mismatch]")).to_have_count(0)
     expect(page.locator("#legality")).to_have_text("legal in Faction deck")
-    assert page.url.endswith("/edit/")  # no full page loads: htmx swapped the panel
+    assert page.url.split("#")[0].endswith("/edit/")  # no full page loads: htmx swapped the panel

@@ -17,6 +17,7 @@ from decks.services import (
     Intake,
     RequestedCard,
     deck_create,
+    deck_set_quantity,
     deck_update,
     intake_deck,
 )
@@ -94,3 +95,38 @@ def test_fifty_parallel_edits_of_one_version_let_exactly_one_through(
         winner = final.name.removeprefix("By ")
         assert final.entries.count() == 21  # the 20 it had, plus exactly the winner's card
         assert winner in names
+
+
+def test_parallel_plus_ones_of_one_version_add_exactly_one_row(shared_deck, django_db_blocker):
+    """The builder's one-row write keeps the same promise: of many +1s sent from one version
+    of the deck (each a different card), one lands and the others are refused whole."""
+    deck, others = shared_deck
+    start = threading.Barrier(EDITORS)
+    outcomes: list[str] = []
+    lock = threading.Lock()
+
+    def plus_one(card: Card) -> None:
+        try:
+            mine = Deck.objects.get(pk=deck.pk)
+            start.wait()
+            deck_set_quantity(deck=mine, expected_version=1, card=card.short_id, step=1)
+            outcome = "saved"
+        except DeckConflict:
+            outcome = "conflict"
+        except Exception as exc:  # a failure of any other kind must fail the test
+            outcome = f"error: {exc!r}"
+        finally:
+            connections.close_all()
+        with lock:
+            outcomes.append(outcome)
+
+    with django_db_blocker.unblock():
+        threads = [threading.Thread(target=plus_one, args=(card,)) for card in others]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=120)
+        assert outcomes.count("saved") == 1 and outcomes.count("conflict") == EDITORS - 1, outcomes
+        final = Deck.objects.get(pk=deck.pk)
+        assert final.version == 2
+        assert final.entries.count() == 21

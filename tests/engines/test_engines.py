@@ -145,3 +145,28 @@ def test_a_chart_of_a_stat_that_is_not_a_whole_number_is_refused():
         replace(engine, charts=(curve("Timing", "timing"),))
     with pytest.raises(ValueError, match="share a title"):
         replace(engine, charts=(by_type(), by_type()))
+
+
+def test_each_game_names_one_main_number_the_builder_groups_by():
+    assert {slug: e.chart_stat for slug, e in ENGINES.items()} == {
+        "conquest-of-fates": "cq",
+        "conquest-of-orion": "tier",
+        "fate-foretold": None,
+        "conquest-alpha-tactics": "combat_power",
+        "conquest-for-the-capital": "attack",
+    }
+
+
+def test_each_game_names_the_key_stats_a_compact_row_shows():
+    assert {slug: e.key_stats for slug, e in ENGINES.items()} == {
+        "conquest-of-fates": ("cq",),
+        "conquest-of-orion": ("cost_blue", "cost_gold", "cost_red", "tier"),
+        "fate-foretold": (),
+        "conquest-alpha-tactics": ("combat_power", "victory_points"),
+        "conquest-for-the-capital": ("attack", "defence", "stars"),
+    }
+
+
+def test_a_key_stat_the_game_does_not_have_is_refused_when_the_engine_is_built():
+    with pytest.raises(ValueError, match="unknown stats \\['mana'\\]"):
+        replace(get_engine("conquest-of-fates"), key_stats=("cq", "mana"))

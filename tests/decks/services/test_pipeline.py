@@ -133,3 +133,90 @@ def test_setting_one_cards_quantity_stays_within_one_and_ninety_nine():
     assert deck.entries.get().quantity == 99
     deck = deck_set_quantity(deck=deck, expected_version=None, card=card.short_id, step=-99)
     assert not deck.entries.exists()
+
+
+def _orion_deck(name: str, cards=()):
+    owner = User.objects.create_user(name, password="x-Long-pass-9")
+    return deck_create(
+        owner=owner,
+        game=Game.objects.get(slug="conquest-of-orion"),
+        format_slug="constructed",
+        name=name,
+        intake=Intake(tuple(RequestedCard(1, None, c.short_id) for c in cards)),
+    )
+
+
+def test_one_quantity_change_writes_its_row_and_the_version_and_nothing_else():
+    cards = orion_cards(10)
+    deck = _orion_deck("pipe5", cards)
+    rows_before = dict(deck.entries.values_list("card_id", "id"))
+    game_snapshot("conquest-of-orion")
+    with CaptureQueriesContext(connection) as queries:
+        deck = deck_set_quantity(deck=deck, expected_version=1, card=cards[3].short_id, step=1)
+    writes = [
+        q["sql"] for q in queries if not q["sql"].startswith(("SELECT", "SAVEPOINT", "RELEASE"))
+    ]
+    assert [w.split()[0] for w in writes] == ["UPDATE", "UPDATE"]
+    assert deck.version == 2
+    assert dict(deck.entries.values_list("card_id", "id")) == rows_before
+    assert deck.entries.get(card=cards[3]).quantity == 2
+
+
+def test_a_new_card_is_one_insert_and_the_last_copy_out_is_one_delete():
+    cards = orion_cards(3)
+    deck = _orion_deck("pipe6", cards[:2])
+    game_snapshot("conquest-of-orion")
+    with CaptureQueriesContext(connection) as added:
+        deck = deck_set_quantity(deck=deck, expected_version=1, card=cards[2].short_id, step=1)
+    with CaptureQueriesContext(connection) as removed:
+        deck = deck_set_quantity(deck=deck, expected_version=2, card=cards[0].short_id, step=-1)
+    assert any(q["sql"].startswith("INSERT") for q in added)
+    assert any(q["sql"].startswith("DELETE") for q in removed)
+    assert sorted(deck.entries.values_list("card_id", flat=True)) == sorted(c.pk for c in cards[1:])
+    assert deck.version == 3
+
+
+def test_a_change_that_changes_nothing_writes_nothing_and_keeps_the_version():
+    deck = _orion_deck("pipe7")
+    card = orion_cards(1)[0]
+    deck = deck_set_quantity(deck=deck, expected_version=1, card=card.short_id, step=-1)
+    deck.refresh_from_db()
+    assert deck.version == 1 and not deck.entries.exists()
+
+
+def test_adding_past_the_decks_total_is_refused_naming_the_limit_and_taking_out_is_not():
+    cards = orion_cards(2)
+    deck = _orion_deck("pipe8")
+    deck = deck_set_quantity(deck=deck, expected_version=None, card=cards[0].short_id, quantity=99)
+    with pytest.raises(InputError, match="at most 100 cards; this one has 101"):
+        deck_set_quantity(deck=deck, expected_version=None, card=cards[1].short_id, quantity=2)
+    assert deck.entries.count() == 1
+    deck = deck_set_quantity(deck=deck, expected_version=None, card=cards[1].short_id, step=1)
+    deck = deck_set_quantity(deck=deck, expected_version=None, card=cards[0].short_id, step=-1)
+    assert sorted(deck.entries.values_list("quantity", flat=True)) == [1, 98]
+
+
+def test_a_zone_the_game_does_not_have_is_refused_naming_the_zones():
+    deck = _orion_deck("pipe9")
+    with pytest.raises(InputError, match="has no zone 'sideboard'; zones: main") as refused:
+        deck_set_quantity(
+            deck=deck, expected_version=None, card=orion_cards(1)[0].short_id, zone="sideboard"
+        )
+    assert refused.value.field == "zone"
+
+
+def test_a_stale_version_is_refused_even_when_the_change_would_change_nothing():
+    from decks.services import DeckConflict
+
+    deck = _orion_deck("pipe10")
+    with pytest.raises(DeckConflict):
+        deck_set_quantity(deck=deck, expected_version=7, card=orion_cards(1)[0].short_id, step=-1)
+
+
+def test_a_deck_of_no_faction_takes_the_one_its_cards_share_as_a_whole_write_does():
+    humans = list(Card.objects.filter(card_set__code="ORI-SMP", factions__name="Humans")[:2])
+    deck = _orion_deck("pipe11")
+    deck = deck_set_quantity(deck=deck, expected_version=None, card=humans[0].short_id, step=1)
+    assert deck.faction.name == "Humans"
+    deck.refresh_from_db()
+    assert deck.faction.name == "Humans"
