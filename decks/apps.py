@@ -24,3 +24,9 @@ class DecksConfig(AppConfig):
         # where they update without saving (decks/services/write.py).
         post_save.connect(decks_changed, sender=Deck, dispatch_uid="decks-changed-save")
         post_delete.connect(decks_changed, sender=Deck, dispatch_uid="decks-changed-del")
+
+        from cardsite.catalogue import card_parts
+        from decks.card_decks import CARD_DECKS
+
+        # A card's page lists the public decks using it, read in the page's one round trip.
+        card_parts.register(CARD_DECKS)

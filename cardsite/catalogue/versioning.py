@@ -23,12 +23,13 @@ def catalogue_version() -> int:
     return int(version)
 
 
-def with_catalogue_version(key: str) -> tuple[int, Any]:
-    """The catalogue version and what the cache holds under `key` (None if nothing), read in
-    one round trip: for a cached value that records the version it was made under."""
-    held = cache.get_many([KEY, key])
-    version = held.get(KEY)
-    return (catalogue_version() if version is None else int(version)), held.get(key)
+def with_catalogue_version(*keys: str) -> tuple[int, dict[str, Any]]:
+    """The catalogue version and what the cache holds under `keys` (a key holding nothing is
+    absent), read in one round trip: for cached values that record the version they were made
+    under."""
+    held = cache.get_many([KEY, *keys])
+    version = held.pop(KEY, None)
+    return (catalogue_version() if version is None else int(version)), held
 
 
 def bump_catalogue_version() -> None:

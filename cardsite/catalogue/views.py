@@ -23,7 +23,7 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.cache import cache_control
 
-from cardsite.catalogue import selectors
+from cardsite.catalogue import card_parts, selectors
 from cardsite.catalogue.search import examples, names
 from cardsite.catalogue.search.query import QuerySyntaxError
 from cardsite.catalogue.versioning import catalogue_version, with_catalogue_version
@@ -194,7 +194,9 @@ def card_detail(request: HttpRequest, short_id: str, slug: str | None = None) ->
     # (any catalogue write starts a new one) and kept in the shared cache with that version,
     # which is read beside it: a warm page costs one cache round trip.
     key = f"card-page:{short_id}"
-    version, page = with_catalogue_version(key)
+    part_keys = [k for part in card_parts.PARTS for k in part.keys(short_id)]
+    version, held = with_catalogue_version(key, *part_keys)
+    page = held.get(key)
     if page is None or page["version"] != version:
         card = selectors.card_get(short_id=short_id)
         if card is None:
@@ -219,11 +221,12 @@ def card_detail(request: HttpRequest, short_id: str, slug: str | None = None) ->
         cache.set(key, page, PAGE_CACHE_SECONDS)
     if slug != page["slug"]:
         return HttpResponsePermanentRedirect(page["url"])
+    parts = "".join(part.html(short_id, held) for part in card_parts.PARTS)
     return render(
         request,
         "catalogue/card.html",
-        # Safe: the body is our own template's output, escaped when it was rendered.
-        {"title": page["title"], "body": mark_safe(page["body"]), "short_id": short_id},
+        # Safe: the body and parts are our own templates' output, escaped when rendered.
+        {"title": page["title"], "body": mark_safe(page["body"]), "parts": mark_safe(parts)},
     )
 
 
