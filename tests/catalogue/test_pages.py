@@ -35,13 +35,13 @@ def test_a_card_page_shows_its_stats_rulings_and_errata(client):
     page = client.get(insight.get_absolute_url()).content.decode()
     assert "another player" in page
     assert "Use of ESP" in page
-    assert "unofficial sample" not in page.split("<main id=\"main\">")[1].split("</main>")[0]
+    assert "unofficial sample" not in page.split('<main id="main">')[1].split("</main>")[0]
 
 
 def test_a_sample_card_page_is_labelled_unofficial_sample(client):
     card = Card.objects.filter(card_set__code="ORI-SMP").first()
     page = client.get(card.get_absolute_url()).content.decode()
-    assert "unofficial sample" in page.split("<main id=\"main\">")[1]
+    assert "unofficial sample" in page.split('<main id="main">')[1]
 
 
 def test_the_short_link_redirects_to_the_card_page(client):
@@ -151,7 +151,7 @@ def test_a_card_page_is_rendered_once_and_again_after_the_card_changes(client):
 
 
 def _main(page: str) -> str:
-    return page.split("<main id=\"main\">")[1].split("</main>")[0]
+    return page.split('<main id="main">')[1].split("</main>")[0]
 
 
 def test_a_card_page_says_type_not_given_where_the_rulebook_does_not_state_it(client):
@@ -203,7 +203,7 @@ def test_a_search_page_asked_again_reads_nothing_from_the_database(
     with CaptureQueriesContext(connection) as warm:
         again = client.get("/search/", query).content.decode()
     # The same page, but for the CSRF token, which is masked afresh every time.
-    assert again.split("<main id=\"main\">")[1] == first.split("<main id=\"main\">")[1]
+    assert again.split('<main id="main">')[1] == first.split('<main id="main">')[1]
     # Only the request's own savepoint and its release.
     assert [q["sql"] for q in warm if "SELECT" in q["sql"]] == []
 
