@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell sha1sum pyproject.toml | cut -c1-12)
 
-.PHONY: install run test lint clean browser serve-prod
+.PHONY: install run test suite lint clean browser serve-prod
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,7 +25,10 @@ run: install
 	$(BIN)/python manage.py dev_superuser
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
-test: install lint browser
+test: install lint browser suite
+
+# The suite alone, on a machine already set up: CI runs the PostgreSQL one beside `make test`.
+suite: install
 	$(BIN)/pytest
 
 # The browser tests drive Debian's Chromium (Playwright's own browser download cannot be used).

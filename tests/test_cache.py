@@ -6,8 +6,9 @@ import pytest
 import redis
 
 from cardsite.cache import RedisCache
+from tests.redis_dbs import redis_url
 
-URL = "redis://127.0.0.1:6379/13"
+URL = redis_url(13)
 
 
 @pytest.fixture

@@ -19,11 +19,12 @@ from rest_framework.test import APIClient
 from cardsite.catalogue.models import Card, Game
 from cardsite.celery import app
 from decks.services import Intake, RequestedCard, deck_create
+from tests.redis_dbs import redis_url
 
 pytestmark = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="a worker thread needs a real database server"
 )
-BROKER = "redis://127.0.0.1:6379/15"
+BROKER = redis_url(15)
 
 
 @pytest.fixture

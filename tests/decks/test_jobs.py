@@ -20,10 +20,11 @@ from decks.models import Job
 from decks.printing import list_order
 from decks.proxies import SheetOptions
 from decks.services import Intake, RequestedCard, deck_create
+from tests.redis_dbs import redis_url
 
 pytestmark = pytest.mark.django_db
 ASYNC = {"HTTP_PREFER": "respond-async"}
-BROKER = "redis://127.0.0.1:6379/15"
+BROKER = redis_url(15)
 
 
 @pytest.fixture

@@ -14,11 +14,12 @@ from cardsite.catalogue.models import Card
 from decks.jobs import job_run
 from decks.models import Job
 from tests.hostile.conftest import capital_deck
+from tests.redis_dbs import redis_url
 
 pytestmark = pytest.mark.django_db
 # Jobs are sent to the broker only when the request's transaction commits, which a test's
 # never does: with a broker named, every job asked for here stays queued.
-BROKER = "redis://127.0.0.1:6379/7"
+BROKER = redis_url(7)
 ASYNC = {"HTTP_PREFER": "respond-async"}
 
 

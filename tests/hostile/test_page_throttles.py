@@ -8,6 +8,7 @@ from django.test import Client
 
 from decks.models import Job
 from tests.hostile.conftest import capital_deck
+from tests.redis_dbs import redis_url
 
 pytestmark = pytest.mark.django_db
 
@@ -60,7 +61,7 @@ def test_the_goldfish_pages_simulations_are_throttled_but_not_its_sample_hand(ow
 
 def test_the_proxy_page_is_throttled_and_a_refused_sheet_starts_no_job(owner, rates, settings):
     rates(proxies="1/min")
-    settings.CELERY_BROKER_URL = "redis://127.0.0.1:6379/7"
+    settings.CELERY_BROKER_URL = redis_url(7)
     settings.JOB_PROXY_CARDS = 10
     client = Client()
     url = f"/decks/{capital_deck(owner).share_key}/proxies.pdf"

@@ -26,11 +26,12 @@ from cardsite.catalogue.models import Card, Game
 from cardsite.celery import app
 from decks.models import Job
 from decks.services import Intake, RequestedCard, deck_create
+from tests.redis_dbs import redis_url
 
 pytestmark = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="the worker is another process on the database"
 )
-BROKER = "redis://127.0.0.1:6379/8"
+BROKER = redis_url(8)
 ROOT = Path(__file__).resolve().parents[2]
 # Long enough to be caught half done on any machine; a few seconds each run.
 RUNS = 200_000
