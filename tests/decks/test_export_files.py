@@ -88,7 +88,8 @@ def test_only_txt_and_json_are_offered_and_only_to_read(client, owner):
 def test_the_deck_page_shows_the_export_panel(client, owner):
     deck = make_deck(owner)
     page = client.get(deck.get_absolute_url()).content.decode()
-    panel = page[page.index('<details class="export-panel"') : page.index("</details>")]
+    start = page.index('<details class="export-panel"')
+    panel = page[start : page.index("</details>", start)]
     assert "<summary>Export</summary>" in panel
     textarea = panel[panel.index("<textarea") : panel.index("</textarea>")]
     assert "readonly" in textarea
