@@ -7,8 +7,10 @@ so one server thread serves the already-loaded, committed fixtures for the whole
 
 import os
 import shutil
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.contrib.staticfiles.handlers import StaticFilesHandler
@@ -145,3 +147,20 @@ def sign_in(page, server: str, username: str, password: str) -> None:
     from playwright.sync_api import expect
 
     expect(page.get_by_role("button", name=f"Log out {username}")).to_be_visible()
+
+
+def delete_committed(queryset: Any) -> None:
+    """Delete rows a test committed for the live server. The server thread may still be
+    answering the page's last requests (an image, an htmx swap) on SQLite's one shared
+    connection, which then reports the table as locked: wait for it, rather than leave the
+    rows behind to break the next test's fixture."""
+    from django.db import OperationalError
+
+    for attempt in range(50):
+        try:
+            queryset.delete()
+            return
+        except OperationalError:
+            if attempt == 49:
+                raise
+            time.sleep(0.2)

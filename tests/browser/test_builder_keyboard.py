@@ -7,7 +7,7 @@ import pytest
 from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
-from tests.browser.conftest import sign_in
+from tests.browser.conftest import delete_committed, sign_in
 
 PASSWORD = "a-Long-keyboard-pass-7"
 USERNAME = "keyboard-builder"
@@ -31,10 +31,12 @@ DECKS = {
 def player(django_db_blocker):
     # Committed, so the live server's thread sees it; removed afterwards with its decks.
     with django_db_blocker.unblock():
+        # A run cut short may have left the user behind: start from none.
+        delete_committed(User.objects.filter(username=USERNAME))
         user = User.objects.create_user(USERNAME, password=PASSWORD)
     yield user
     with django_db_blocker.unblock():
-        User.objects.filter(pk=user.pk).delete()
+        delete_committed(User.objects.filter(pk=user.pk))
 
 
 def new_deck(page, server, game_format, name):

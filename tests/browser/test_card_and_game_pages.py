@@ -7,6 +7,7 @@ from playwright.sync_api import expect
 
 from cardsite.catalogue.models import Card, Game
 from decks.services import Intake, RequestedCard, deck_create
+from tests.browser.conftest import delete_committed
 
 
 def assert_no_sideways_scroll(page) -> None:
@@ -32,7 +33,7 @@ def used_card(django_db_blocker):
             )
     yield card
     with django_db_blocker.unblock():
-        User.objects.filter(pk=owner.pk).delete()
+        delete_committed(User.objects.filter(pk=owner.pk))
 
 
 def test_a_card_page_lists_its_public_decks_and_links_its_faction_to_a_search(

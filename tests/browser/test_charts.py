@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from cardsite.catalogue.models import Card, Game
 from decks.services import Intake, RequestedCard, deck_create
-from tests.browser.conftest import sign_in
+from tests.browser.conftest import delete_committed, sign_in
 
 PASSWORD = "a-Long-browser-pass-8"
 
@@ -54,7 +54,7 @@ def decks(django_db_blocker):
         }
     yield made
     with django_db_blocker.unblock():
-        User.objects.filter(pk=owner.pk).delete()
+        delete_committed(User.objects.filter(pk=owner.pk))
 
 
 def canvas_of(page, title):

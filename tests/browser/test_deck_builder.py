@@ -7,6 +7,7 @@ from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from cardsite.catalogue.models import Card
+from tests.browser.conftest import delete_committed
 
 PASSWORD = "a-Long-browser-pass-7"
 
@@ -24,7 +25,7 @@ def player(django_db_blocker):
         extra = Card.objects.get(card_set__code="CFC-SMP", factions__name="Orcs", number="21").name
     yield user, dwarves, extra
     with django_db_blocker.unblock():
-        User.objects.filter(pk=user.pk).delete()
+        delete_committed(User.objects.filter(pk=user.pk))
 
 
 def test_a_player_builds_a_legal_deck_from_nothing_and_sees_a_problem_come_and_go(

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from cardsite.catalogue.models import Card, Game
 from decks.services import Intake, RequestedCard, deck_create
-from tests.browser.conftest import sign_in
+from tests.browser.conftest import delete_committed, sign_in
 
 PASSWORD = "a-Long-browser-pass-7"
 
@@ -45,7 +45,7 @@ def tidy(django_db_blocker):
         ]
     yield decks
     with django_db_blocker.unblock():
-        User.objects.filter(pk=owner.pk).delete()
+        delete_committed(User.objects.filter(pk=owner.pk))
 
 
 def test_a_player_deletes_a_deck_in_a_dialog_and_restores_it_from_my_decks(

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from cardsite.catalogue.models import Card, Game
 from decks.exports import deck_export
 from decks.services import Intake, RequestedCard, deck_create
-from tests.browser.conftest import sign_in
+from tests.browser.conftest import delete_committed, sign_in
 
 
 @pytest.fixture
@@ -53,7 +53,7 @@ def shared(django_db_blocker):
         exports = {kind: deck_export(deck, kind) for kind in ("text", "json", "code")}
     yield deck, exports, cards
     with django_db_blocker.unblock():
-        User.objects.filter(pk=owner.pk).delete()
+        delete_committed(User.objects.filter(pk=owner.pk))
 
 
 def test_a_visitor_copies_and_downloads_a_decks_exports(server, page, shoot, shared, tmp_path):

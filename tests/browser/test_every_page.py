@@ -25,7 +25,7 @@ from cardsite.catalogue.models import Card, Faction, Game
 from decks.models import Deck, Job
 from decks.services import Intake, RequestedCard, deck_create
 from engines import ENGINES
-from tests.browser.conftest import DESKTOP, PHONE, sign_in
+from tests.browser.conftest import DESKTOP, PHONE, delete_committed, sign_in
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -170,7 +170,7 @@ def urls(_server: str, django_db_blocker: Any) -> Iterator[dict[str, str]]:
         found["job"] = job.get_absolute_url()
     yield found
     with django_db_blocker.unblock():
-        User.objects.filter(pk=owner.pk).delete()
+        delete_committed(User.objects.filter(pk=owner.pk))
 
 
 @pytest.fixture(scope="module")

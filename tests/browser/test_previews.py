@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from cardsite.catalogue.models import Card, Game
 from decks.services import Intake, RequestedCard, deck_create
-from tests.browser.conftest import DESKTOP, PHONE, sign_in
+from tests.browser.conftest import DESKTOP, PHONE, delete_committed, sign_in
 
 # A dozen cards: a list long enough to move through, a page short enough to look at.
 LIST = "/search/?q=t%3Abattle+f%3Aelves&view=list"
@@ -211,7 +211,7 @@ def builder(django_db_blocker: Any) -> Iterator[str]:
         )
     yield f"/decks/{deck.share_key}/edit/"
     with django_db_blocker.unblock():
-        User.objects.filter(pk=user.pk).delete()
+        delete_committed(User.objects.filter(pk=user.pk))
 
 
 def test_card_names_that_htmx_swaps_into_the_builder_preview_too(server, page, builder, shoot):

@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from cardsite.catalogue.models import Card, Game
 from decks.services import Intake, RequestedCard, deck_create
+from tests.browser.conftest import delete_committed
 
 ORION = "conquest-of-orion"
 CAPITAL = "conquest-for-the-capital"
@@ -50,7 +51,7 @@ def decks(django_db_blocker):
         make(WALL, capital, "faction-deck", list(_sample(CAPITAL)[:4]))
     yield marked
     with django_db_blocker.unblock():
-        User.objects.filter(pk=owner.pk).delete()
+        delete_committed(User.objects.filter(pk=owner.pk))
 
 
 def listed(page) -> list[str]:

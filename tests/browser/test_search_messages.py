@@ -8,6 +8,7 @@ from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from cardsite.catalogue.models import Card
+from tests.browser.conftest import delete_committed
 
 PASSWORD = "a-Long-browser-pass-8"
 PHONE = {"width": 390, "height": 844}
@@ -66,7 +67,7 @@ def player(django_db_blocker):
         )
     yield user, orion
     with django_db_blocker.unblock():
-        User.objects.filter(pk=user.pk).delete()
+        delete_committed(User.objects.filter(pk=user.pk))
 
 
 def test_another_games_decklist_pasted_into_a_deck_is_one_problem(server, page, player, shoot):
