@@ -83,3 +83,20 @@ def test_a_page_whose_address_is_past_the_limit_sends_the_switch_home(client):
 
 def test_the_switch_is_post_only(client):
     assert client.get("/theme/", {"theme": "dark"}).status_code == 405
+
+
+def test_the_forced_dark_theme_and_the_systems_dark_theme_set_the_same_values():
+    # CSS cannot say "dark by the system unless light is chosen, or dark when chosen" in one
+    # rule, so site.css writes the dark values twice; this keeps the copies from drifting.
+    import re
+    from pathlib import Path
+
+    css = (Path(__file__).resolve().parents[1] / "cardsite/static/css/site.css").read_text()
+    system = re.search(r":root:not\(\[data-theme\]\) \{(.*?)\}", css, re.S)
+    forced = re.search(r':root\[data-theme="dark"\] \{(.*?)\}', css, re.S)
+    assert system and forced
+
+    def values(block: str) -> list[str]:
+        return sorted(d.strip() for d in block.split(";") if d.strip())
+
+    assert values(system.group(1)) == values(forced.group(1))
