@@ -86,9 +86,13 @@ class Deck(models.Model):
     # The unguessable part of an unlisted deck's link.
     share_key = models.CharField(max_length=32, unique=True, default=new_share_key, editable=False)
     version = models.PositiveIntegerField(default=1, help_text="Increases with every change.")
+    # The deck this one branched from: a variant of one's own deck, or a copy of someone
+    # else's. Shown as the API's `parent`; the field keeps its first name so old backups load.
     forked_from = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="forks"
     )
+    # The parent's version when it branched (None for decks branched before versions were kept).
+    parent_version = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     # Set when its owner deletes it: from then on only "My decks" shows it, for restoring,
@@ -159,6 +163,86 @@ class DeckEntry(models.Model):
 
     def natural_key(self) -> tuple[str, str, str]:
         return (*self.deck.natural_key(), *self.card.natural_key(), self.zone)
+
+    natural_key.dependencies = ["decks.deck", "catalogue.card"]
+
+
+class DeckVersionManager(models.Manager["DeckVersion"]):
+    def get_by_natural_key(self, share_key: str, number: int) -> "DeckVersion":
+        return self.get(deck__share_key=share_key, number=number)
+
+
+class DeckVersion(models.Model):
+    """One saved version of a deck: what changed since the version before it.
+
+    A version stores only its changes (each card as short id, zone, quantity before and
+    after; each setting as before and after), so history grows with the edits, not with the
+    deck's size times their number. Every KEYFRAME_EVERY-th version, and a deck's first
+    recorded one, also holds the whole list and settings (`snapshot`), so rebuilding any
+    version reads at most that many rows (decks/services/history.py). Cards are named by
+    short id, which survives a catalogue reload, never by row id.
+    """
+
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    created_at = models.DateTimeField(default=timezone.now)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    note = models.CharField(max_length=200, blank=True)
+    # [[short_id, zone, before, after], ...]; the zone "maybe" is the planned cards.
+    changes = models.JSONField(default=list, blank=True)
+    # {setting: [before, after], ...}
+    setting_changes = models.JSONField(default=dict, blank=True)
+    # {"cards": [[short_id, zone, quantity], ...], "settings": {...}}, or None.
+    snapshot = models.JSONField(null=True, blank=True)
+
+    objects = DeckVersionManager()
+
+    class Meta:
+        ordering = ["-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["deck", "number"], name="unique_deck_version")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.deck} v{self.number}"
+
+    def natural_key(self) -> tuple[str, int]:
+        return (*self.deck.natural_key(), self.number)
+
+    natural_key.dependencies = ["decks.deck"]
+
+
+class MaybeEntryManager(models.Manager["MaybeEntry"]):
+    def get_by_natural_key(self, share_key: str, short_id: str) -> "MaybeEntry":
+        return self.get(deck__share_key=share_key, card__short_id=short_id)
+
+
+class MaybeEntry(models.Model):
+    """A card planned for a deck, kept beside it: outside the deck and outside validation."""
+
+    deck = models.ForeignKey(Deck, on_delete=models.CASCADE, related_name="maybe")
+    card = models.ForeignKey(Card, on_delete=models.PROTECT, related_name="+")
+    quantity = models.PositiveSmallIntegerField()
+
+    objects = MaybeEntryManager()
+
+    class Meta:
+        ordering = ["card__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["deck", "card"], name="unique_maybe_entry"),
+            models.CheckConstraint(
+                condition=models.Q(quantity__gte=1), name="positive_maybe_quantity"
+            ),
+        ]
+        verbose_name_plural = "maybe entries"
+
+    def __str__(self) -> str:
+        return f"maybe {self.quantity} {self.card}"
+
+    def natural_key(self) -> tuple[str, str]:
+        return (*self.deck.natural_key(), *self.card.natural_key())
 
     natural_key.dependencies = ["decks.deck", "catalogue.card"]
 

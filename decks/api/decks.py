@@ -233,6 +233,7 @@ class DeckViewSet(viewsets.ViewSet):
                 expected_version=expected,
                 changes={k: v for k, v in data.items() if k not in ("cards", "text", "version")},
                 intake=intake_posted({**data, "game": deck.game}) if cards else None,
+                author=request.user,
             )
         except DeckConflict as exc:
             return Response(

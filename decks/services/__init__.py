@@ -1,6 +1,7 @@
 """The deck pipeline: every deck is read (intake), resolved against a snapshot of its game's
-cards (resolve), checked by its engine (validate), written (write), played (play) and charted
-(charts) here, whether it came from the API, a page, a background job or the command line."""
+cards (resolve), checked by its engine (validate), written (write), played (play), charted
+(charts) and its history kept (history, versions, variants, diff) here, whether it came from
+the API, a page, a background job or the command line."""
 
 from decks.services.charts import ChartSeries, DeckChart, deck_charts, goldfish_charts
 from decks.services.intake import (
@@ -33,10 +34,11 @@ from decks.services.resolve import (
 )
 from decks.services.snapshot import GameSnapshot, SnapCard, game_snapshot
 from decks.services.validate import CheckResult, check, format_for, legality, problem_json
+from decks.services.variants import deck_branch, deck_fork
+from decks.services.versions import deck_move_card, deck_revert, version_annotate
 from decks.services.write import (
     DeckConflict,
     deck_create,
-    deck_fork,
     deck_set_quantity,
     deck_update,
 )
@@ -57,11 +59,14 @@ __all__ = [
     "SnapCard",
     "Standing",
     "check",
+    "deck_branch",
     "deck_charts",
     "deck_create",
     "deck_delete",
     "deck_fork",
+    "deck_move_card",
     "deck_restore",
+    "deck_revert",
     "deck_set_quantity",
     "deck_update",
     "decks_purge",
@@ -84,4 +89,5 @@ __all__ = [
     "resolve",
     "sample_hand",
     "standings",
+    "version_annotate",
 ]

@@ -297,3 +297,43 @@ def _per_turn(spec: ResultChart, chart_id: str, values: Iterable[float]) -> Deck
         series=(ChartSeries(spec.y, None, shown),),
         unit=Unit.SHARE if spec.share else Unit.NUMBER,
     )
+
+
+def overlaid_curves(decks: Sequence[tuple[str, ResolvedDeck]]) -> list[DeckChart]:
+    """Each number the game curves (cost, CQ, Tier…), one chart each, with one series per
+    deck on one shared axis: for comparing decks of the same game."""
+    engine = decks[0][1].snapshot.engine
+    charts = []
+    for spec in engine.charts:
+        if spec.kind is not ChartKind.CURVE:
+            continue
+        for key in spec.stats:
+            counts: list[Counter[int]] = []
+            for _name, resolved in decks:
+                counter: Counter[int] = Counter()
+                for entry in resolved.entries:
+                    value = entry.card.stats.get(key)
+                    if not isinstance(value, int) or isinstance(value, bool):
+                        continue
+                    if value or not spec.skip_zero:
+                        counter[value] += entry.quantity
+                counts.append(counter)
+            if not any(counts):
+                continue
+            labels, values, grouped = _integer_axis(counts)
+            label = _stat_label(engine, key)
+            charts.append(
+                DeckChart(
+                    id=f"compare-{spec.slug}-{slugify(key)}",
+                    title=label if len(spec.stats) > 1 else spec.title,
+                    x_title=label,
+                    y_title="Cards",
+                    labels=labels,
+                    series=tuple(
+                        ChartSeries(name, None, tuple(v))
+                        for (name, _r), v in zip(decks, values, strict=True)
+                    ),
+                    note=grouped,
+                )
+            )
+    return charts

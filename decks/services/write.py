@@ -1,5 +1,7 @@
-"""Every write to a deck: create, update, set one card's quantity, fork (deleting and
-restoring are in decks.services.lifecycle).
+"""Every write to a deck's cards and settings: create, update, set one card's quantity
+(branching is in decks.services.variants, reverting in decks.services.versions, deleting and
+restoring in decks.services.lifecycle). Each write that changes something records a version
+(decks.services.history) in the transaction that bumps the deck's version.
 
 Each write resolves the deck's cards first and refuses, writing nothing, cards that cannot be
 known; rules of the format do not stop a save (a deck in progress is rarely legal).
@@ -15,7 +17,17 @@ from django.utils import timezone
 
 from cardsite.catalogue.models import Game
 from cardsite.catalogue.search.text import fold
-from decks.models import Deck, DeckEntry
+from decks.decklist import MAX_QUANTITY
+from decks.models import Deck, DeckEntry, MaybeEntry
+from decks.services.history import (
+    MAYBE,
+    DeckState,
+    deck_state,
+    is_keyframe,
+    note_text,
+    record_version,
+    settings_of,
+)
 from decks.services.intake import Intake, bounded, intake_deck, intake_quantity
 from decks.services.resolve import ResolvedDeck, resolve
 from decks.services.snapshot import game_snapshot
@@ -26,6 +38,8 @@ from engines.errors import InputError
 NAME_MAX = 120
 DESCRIPTION_MAX = 5_000
 NO_CARDS = Intake()
+# The planned cards beside a deck: at most this many different cards.
+MAX_MAYBE = 100
 EDITABLE = ("name", "description", "visibility", "format", "faction")
 
 
@@ -68,6 +82,38 @@ def _write_entries(deck: Deck, resolved: ResolvedDeck) -> None:
     )
 
 
+def _entry_cards(resolved: ResolvedDeck) -> dict[tuple[str, str], int]:
+    cards: dict[tuple[str, str], int] = {}
+    for e in resolved.entries:
+        key = (e.card.short_id, e.zone)
+        cards[key] = cards.get(key, 0) + e.quantity
+    return cards
+
+
+def planned(game: Game, maybe: dict[str, int]) -> dict[int, int]:
+    """Planned cards by short id, as {card pk: quantity}: InputError for an unknown card, or
+    past MAX_MAYBE cards or MAX_QUANTITY copies."""
+    snap = game_snapshot(game.slug)
+    if len(maybe) > MAX_MAYBE:
+        raise InputError("maybe", f"A deck plans at most {MAX_MAYBE} different cards.")
+    out: dict[int, int] = {}
+    for short_id, quantity in maybe.items():
+        card = snap.cards.get(short_id)
+        if card is None:
+            raise InputError("maybe", f"{short_id!r} is not a {snap.name} card.")
+        if not 1 <= quantity <= MAX_QUANTITY:
+            raise InputError("maybe", f"A planned card's quantity is 1 to {MAX_QUANTITY}.")
+        out[card.pk] = quantity
+    return out
+
+
+def _write_maybe(deck: Deck, maybe: dict[int, int]) -> None:
+    deck.maybe.all().delete()
+    MaybeEntry.objects.bulk_create(
+        MaybeEntry(deck=deck, card_id=pk, quantity=q) for pk, q in maybe.items()
+    )
+
+
 def deck_create(
     *,
     owner: Any,
@@ -79,8 +125,10 @@ def deck_create(
     faction: str | None = None,
     intake: Intake = NO_CARDS,
     forked_from: Deck | None = None,
+    note: str = "",
 ) -> Deck:
     format_for(game.engine, format_slug)
+    note = note_text(note)
     fields = {
         "name": _name(name),
         "visibility": _visibility(visibility),
@@ -94,9 +142,18 @@ def deck_create(
             format=format_slug,
             faction_id=resolved.faction.pk if resolved.faction else None,
             forked_from=forked_from,
+            parent_version=forked_from.version if forked_from else None,
             **fields,
         )
         _write_entries(deck, resolved)
+        record_version(
+            deck=deck,
+            number=deck.version,
+            author=owner,
+            note=note,
+            before=None,
+            after=DeckState(_entry_cards(resolved), settings_of(deck)),
+        )
     return deck
 
 
@@ -106,11 +163,15 @@ def deck_update(
     expected_version: int | None,
     changes: dict[str, Any],
     intake: Intake | None = None,
+    maybe: dict[str, int] | None = None,
+    author: Any = None,
+    note: str = "",
 ) -> Deck:
     """Apply `changes` (name, description, visibility, format, faction) and, when given, new
-    cards, only if the deck is still at `expected_version` (None: whatever it is now);
-    raises DeckConflict otherwise. The version check and bump are one UPDATE, so of
-    concurrent writers exactly one wins."""
+    cards and new planned cards ({short id: quantity}), only if the deck is still at
+    `expected_version` (None: whatever it is now); raises DeckConflict otherwise. The version
+    check and bump are one UPDATE, so of concurrent writers exactly one wins, and only it
+    records a version. A save that changes nothing writes nothing."""
     unknown = set(changes) - set(EDITABLE)
     if unknown:
         raise InputError(sorted(unknown)[0], "This field cannot be changed.")
@@ -126,10 +187,28 @@ def deck_update(
     if "description" in changes:
         fields["description"] = _description(changes["description"])
     faction = changes.get("faction", deck.faction.name if deck.faction else None)
+    note = note_text(note)
+    maybe_pks = planned(deck.game, maybe) if maybe is not None else None
+    before = deck_state(deck)
     cards = intake if intake is not None else intake_deck(deck)
     resolved = resolve(game=deck.game.slug, intake=cards, faction=faction).known()
+    after_settings = {
+        **before.settings,
+        **{k: v for k, v in fields.items() if k in before.settings},
+        "format": format_slug,
+        "faction": resolved.faction.name if resolved.faction else None,
+    }
+    after_cards = {k: q for k, q in before.cards.items() if k[1] == MAYBE and maybe is None}
+    after_cards.update(_entry_cards(resolved))
+    if maybe is not None:
+        after_cards.update({(s, MAYBE): q for s, q in maybe.items()})
+    after = DeckState(after_cards, after_settings)
+    version = expected_version if expected_version is not None else deck.version
+    if after == before:
+        if version != deck.version:
+            raise DeckConflict(deck.version)
+        return deck
     with transaction.atomic():
-        version = expected_version if expected_version is not None else deck.version
         updated = Deck.objects.filter(pk=deck.pk, version=version).update(
             version=F("version") + 1,
             format=format_slug,
@@ -141,6 +220,11 @@ def deck_update(
             raise DeckConflict(Deck.objects.get(pk=deck.pk).version)
         if intake is not None:
             _write_entries(deck, resolved)
+        if maybe_pks is not None:
+            _write_maybe(deck, maybe_pks)
+        record_version(
+            deck=deck, number=version + 1, author=author, note=note, before=before, after=after
+        )
         # Nor a post_save: lists of public decks are told here.
         decks_changed()
     deck.refresh_from_db()
@@ -155,42 +239,60 @@ def deck_set_quantity(
     zone: str | None = None,
     step: int = 0,
     quantity: int | None = None,
+    author: Any = None,
 ) -> Deck:
     """Change one card's quantity by `step`, or set it to `quantity` (0 takes it out), only if
-    the deck is still at `expected_version` (None: whatever it is now).
+    the deck is still at `expected_version` (None: whatever it is now). The zone MAYBE is the
+    planned cards beside the deck.
 
     The builder's +/- is the commonest write there is, so it touches only what it changes:
-    one read of the entries, then the version bump and one INSERT, UPDATE or DELETE of that
-    card's row. A change that changes nothing writes nothing. Adding past the deck limits
-    (`bounded`) is an InputError naming them; taking cards out never is."""
+    one read of the entries, then the version bump, one INSERT, UPDATE or DELETE of that
+    card's row, and the version's one-line record. A change that changes nothing writes
+    nothing. Adding past the deck limits (`bounded`) is an InputError naming them; taking
+    cards out never is."""
     snap = game_snapshot(deck.game.slug)
     found = snap.cards.get(card)
     if found is None:
         raise InputError("card", f"That card is not a {snap.name} card.")
     zones = [z.slug for z in snap.engine.zones]
     zone = zone or found.type_zone or zones[0]
-    if zone not in zones:
-        raise InputError("zone", f"{snap.name} has no zone {zone!r}; zones: {', '.join(zones)}.")
-    current = intake_deck(deck)
-    changed = intake_quantity(
-        current, short_id=found.short_id, zone=zone, step=step, quantity=quantity
-    )
-    had, wanted = (
-        sum(c.quantity for c in cards.cards if c.short_id == found.short_id and c.zone == zone)
-        for cards in (current, changed)
-    )
+    if zone not in (*zones, MAYBE):
+        raise InputError(
+            "zone", f"{snap.name} has no zone {zone!r}; zones: {', '.join([*zones, MAYBE])}."
+        )
     version = expected_version if expected_version is not None else deck.version
     if version != deck.version:
         raise DeckConflict(deck.version)
+    if zone == MAYBE:
+        plan = dict(deck.maybe.values_list("card__short_id", "quantity"))
+        had = plan.get(found.short_id, 0)
+        wanted = max(0, min(MAX_QUANTITY, quantity if quantity is not None else had + step))
+        if wanted > had and not had and len(plan) >= MAX_MAYBE:
+            raise InputError("card", f"A deck plans at most {MAX_MAYBE} different cards.")
+        rows: Any = MaybeEntry.objects.filter(deck=deck, card_id=found.pk)
+        current = None
+    else:
+        current = intake_deck(deck)
+        changed = intake_quantity(
+            current, short_id=found.short_id, zone=zone, step=step, quantity=quantity
+        )
+        had, wanted = (
+            sum(c.quantity for c in cards.cards if c.short_id == found.short_id and c.zone == zone)
+            for cards in (current, changed)
+        )
+        if wanted > had:
+            bounded(changed, snap.engine, "card")
+        rows = DeckEntry.objects.filter(deck=deck, card_id=found.pk, zone=zone)
     if wanted == had:
         return deck
-    if wanted > had:
-        bounded(changed, snap.engine, "card")
     faction_id = deck.faction_id
-    if faction_id is None:
+    settings_changed: dict[str, list[Any]] = {}
+    if faction_id is None and current is not None:
         # As deck_update does: a deck of no stated faction takes the one its cards share.
         inferred = resolve(game=snap.slug, intake=changed).faction
-        faction_id = inferred.pk if inferred else None
+        if inferred is not None:
+            faction_id = inferred.pk
+            settings_changed["faction"] = [None, inferred.name]
     now = timezone.now()
     with transaction.atomic():
         updated = Deck.objects.filter(pk=deck.pk, version=version).update(
@@ -198,26 +300,22 @@ def deck_set_quantity(
         )
         if not updated:
             raise DeckConflict(Deck.objects.get(pk=deck.pk).version)
-        row = DeckEntry.objects.filter(deck=deck, card_id=found.pk, zone=zone)
         if not wanted:
-            row.delete()
+            rows.delete()
         elif not had:
-            DeckEntry.objects.create(deck=deck, card_id=found.pk, quantity=wanted, zone=zone)
+            where = {} if zone == MAYBE else {"zone": zone}
+            rows.model.objects.create(deck=deck, card_id=found.pk, quantity=wanted, **where)
         else:
-            row.update(quantity=wanted)
-    deck.version, deck.updated_at, deck.faction_id = version + 1, now, faction_id
+            rows.update(quantity=wanted)
+        deck.version, deck.updated_at, deck.faction_id = version + 1, now, faction_id
+        record_version(
+            deck=deck,
+            number=version + 1,
+            author=author,
+            before=None,
+            # A keyframe needs the whole deck: read it back, once in KEYFRAME_EVERY writes.
+            after=deck_state(deck) if is_keyframe(version + 1) else None,
+            changes=[[found.short_id, zone, had, wanted]],
+            settings_changed=settings_changed,
+        )
     return deck
-
-
-def deck_fork(*, deck: Deck, owner: Any) -> Deck:
-    """A private copy of a deck someone can read, owned by `owner`."""
-    return deck_create(
-        owner=owner,
-        game=deck.game,
-        format_slug=deck.format,
-        name=f"{deck.name[: NAME_MAX - 7]} (copy)",
-        description=deck.description,
-        faction=deck.faction.name if deck.faction else None,
-        intake=intake_deck(deck),
-        forked_from=deck,
-    )

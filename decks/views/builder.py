@@ -66,7 +66,7 @@ def _panel_or_back(
 def _write(request: HttpRequest, deck: Deck, write: Any, **kwargs: Any) -> HttpResponse:
     """Run one write service and show the panel, or why the write was refused."""
     try:
-        deck = write(deck=deck, expected_version=version_in(request), **kwargs)
+        deck = write(deck=deck, expected_version=version_in(request), author=request.user, **kwargs)
     except DeckConflict as exc:
         deck.refresh_from_db()
         message = (

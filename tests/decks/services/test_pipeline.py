@@ -156,7 +156,12 @@ def test_one_quantity_change_writes_its_row_and_the_version_and_nothing_else():
     writes = [
         q["sql"] for q in queries if not q["sql"].startswith(("SELECT", "SAVEPOINT", "RELEASE"))
     ]
-    assert [w.split()[0] for w in writes] == ["UPDATE", "UPDATE"]
+    # The version bump, the card's row, and the version's one-line record.
+    assert [w.split()[:3] for w in writes] == [
+        ["UPDATE", '"decks_deck"', "SET"],
+        ["UPDATE", '"decks_deckentry"', "SET"],
+        ["INSERT", "INTO", '"decks_deckversion"'],
+    ]
     assert deck.version == 2
     assert dict(deck.entries.values_list("card_id", "id")) == rows_before
     assert deck.entries.get(card=cards[3]).quantity == 2
