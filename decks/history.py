@@ -1,0 +1,111 @@
+"""Reads of a deck's history, for its pages and its API: its versions as lists of changes, any
+version's legality, and the variants a reader may see. The deck passed in has already been
+found through `deck_for_reader`, so whoever asks may read it; what it points at (its parent,
+its variants) is checked here again."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.core.cache import cache
+from django.db.models import Q, QuerySet
+
+from cardsite.catalogue.versioning import catalogue_version
+from decks.models import Deck, DeckVersion
+from decks.services import CheckResult, Intake, RequestedCard, check, game_snapshot, resolve
+from decks.services.diff import Diff, lines_of
+from decks.services.history import DeckState, Summary, state_at, summary
+
+# A version's legality is checked once per catalogue version, then read from the cache.
+LEGALITY_SECONDS = 24 * 60 * 60
+
+
+@dataclass(frozen=True)
+class VersionView:
+    number: int
+    created_at: datetime
+    author: str | None
+    note: str
+    diff: Diff
+    summary: Summary
+    # The deck's first kept version: created here, branched, or (when its number is over 1)
+    # the version it was at when history began to be kept.
+    first: bool
+
+
+def deck_versions(deck: Deck) -> QuerySet[DeckVersion]:
+    """The deck's versions, newest first (page them: a deck may have thousands)."""
+    return DeckVersion.objects.filter(deck=deck).select_related("author").order_by("-number")
+
+
+def first_kept(deck: Deck) -> int:
+    """The number of the deck's oldest kept version."""
+    first = DeckVersion.objects.filter(deck=deck).order_by("number").values("number").first()
+    return first["number"] if first else deck.version
+
+
+def version_views(deck: Deck, versions: list[DeckVersion], first: int) -> list[VersionView]:
+    """The versions as their changes in the catalogue's names, with no further queries."""
+    snap = game_snapshot(deck.game.slug)
+    out = []
+    for version in versions:
+        diff = lines_of(snap, version.changes)
+        out.append(
+            VersionView(
+                number=version.number,
+                created_at=version.created_at,
+                author=version.author.get_username() if version.author else None,
+                note=version.note,
+                diff=Diff(diff.added, diff.removed, diff.changed, version.setting_changes),
+                summary=summary(version.changes),
+                first=version.number == first,
+            )
+        )
+    return out
+
+
+def state_legality(game: str, state: DeckState) -> CheckResult:
+    """A state's legality in the format it was in, by today's rules and cards."""
+    intake = Intake(
+        tuple(RequestedCard(q, None, s, z) for (s, z), q in sorted(state.deck_cards().items()))
+    )
+    resolved = resolve(game=game, intake=intake, faction=state.settings.get("faction"))
+    return check(resolved, str(state.settings.get("format", "")))
+
+
+def version_legality(deck: Deck, number: int, state: DeckState | None = None) -> CheckResult:
+    """Version `number`'s legality in the deck's format at that time (VersionNotFound if it
+    was never kept), cached per catalogue version."""
+    key = f"deck-version-legal:{deck.pk}:{number}:{catalogue_version()}"
+    result: CheckResult | None = cache.get(key)
+    if result is None:
+        result = state_legality(deck.game.slug, state or state_at(deck, number))
+        cache.set(key, result, LEGALITY_SECONDS)
+    return result
+
+
+def readable_variants(deck: Deck, user: Any) -> QuerySet[Deck]:
+    """The decks branched from `deck` that `user` may list: public ones, and their own of any
+    visibility (an unlisted deck is found by its link, never listed to others)."""
+    mine = Q(owner_id=user.id) if getattr(user, "is_authenticated", False) else Q(pk__in=[])
+    return (
+        Deck.objects.filter(forked_from=deck, deleted_at__isnull=True)
+        .filter(Q(visibility=Deck.Visibility.PUBLIC) | mine)
+        .select_related("owner", "game")
+        .order_by("-updated_at", "-id")
+    )
+
+
+def readable_parent(deck: Deck, user: Any) -> Deck | None:
+    """The deck `deck` branched from, if `user` may read it (never a private parent of
+    someone else, nor a deleted one)."""
+    parent = deck.forked_from if deck.forked_from_id else None
+    if parent is None or parent.deleted_at is not None:
+        return None
+    if parent.visibility == Deck.Visibility.PRIVATE and parent.owner_id != getattr(
+        user, "id", None
+    ):
+        return None
+    return parent
