@@ -1,7 +1,7 @@
 """Reads of a deck's history, for its pages and its API: its versions as lists of changes, any
-version's legality, and the variants a reader may see. The deck passed in has already been
-found through `deck_for_reader`, so whoever asks may read it; what it points at (its parent,
-its variants) is checked here again."""
+version's legality, the variants a reader may see, and two decks compared. The decks passed
+in have already been found through `deck_for_reader`, so whoever asks may read them; what they
+point at (a parent, variants) is checked here again."""
 
 from __future__ import annotations
 
@@ -14,9 +14,19 @@ from django.db.models import Q, QuerySet
 
 from cardsite.catalogue.versioning import catalogue_version
 from decks.models import Deck, DeckVersion
-from decks.services import CheckResult, Intake, RequestedCard, check, game_snapshot, resolve
-from decks.services.diff import Diff, lines_of
-from decks.services.history import DeckState, Summary, state_at, summary
+from decks.services import (
+    CheckResult,
+    DeckChart,
+    Intake,
+    RequestedCard,
+    check,
+    game_snapshot,
+    intake_deck,
+    resolve,
+)
+from decks.services.charts import overlaid_curves
+from decks.services.diff import Comparison, Diff, compare_states, lines_of
+from decks.services.history import DeckState, Summary, deck_state, state_at, summary
 
 # A version's legality is checked once per catalogue version, then read from the cache.
 LEGALITY_SECONDS = 24 * 60 * 60
@@ -109,3 +119,36 @@ def readable_parent(deck: Deck, user: Any) -> Deck | None:
     ):
         return None
     return parent
+
+
+@dataclass(frozen=True)
+class DeckComparison:
+    a: Deck
+    b: Deck
+    cards: Comparison
+    # The game's curves, each with one series per deck.
+    charts: list[DeckChart]
+
+
+class DifferentGames(Exception):
+    """Two decks of different games have no cards in common to compare."""
+
+
+def deck_comparison(a: Deck, b: Deck) -> DeckComparison:
+    """Two decks side by side (both already found readable by the caller): their cards in
+    both, with each quantity, their cards in one only, and their curves overlaid."""
+    if a.game_id != b.game_id:
+        raise DifferentGames(f"{a.name} is a {a.game.name} deck and {b.name} a {b.game.name} deck.")
+    snap = game_snapshot(a.game.slug)
+    resolved = [
+        resolve(
+            game=d.game.slug, intake=intake_deck(d), faction=d.faction.name if d.faction else None
+        )
+        for d in (a, b)
+    ]
+    return DeckComparison(
+        a=a,
+        b=b,
+        cards=compare_states(snap, deck_state(a), deck_state(b)),
+        charts=overlaid_curves([(a.name, resolved[0]), (b.name, resolved[1])]),
+    )
