@@ -26,7 +26,14 @@ from decks.history import (
 from decks.models import Deck, DeckVersion
 from decks.services import CheckResult, game_snapshot
 from decks.services.diff import CardLine, card_line
-from decks.services.history import MAYBE, SETTINGS, CardKey, DeckState, state_at
+from decks.services.history import (
+    MAYBE,
+    SETTINGS,
+    CardKey,
+    DeckState,
+    setting_changes,
+    state_at,
+)
 from engines.base import GameEngine
 from engines.errors import InputError
 from engines.rules import Problem, Severity
@@ -264,12 +271,19 @@ class SideBySide:
     b: int
     groups: list[SideGroup]
     settings: list[SettingRow]
+    # The same settings, each as a sentence ("Format: Limited → Constructed").
+    setting_lines: list[str]
     legal_a: Legality
     legal_b: Legality
 
     @property
     def differences(self) -> int:
         return sum(g.differs for g in self.groups) + len(self.settings)
+
+    @property
+    def changes(self) -> list[CardLine]:
+        """The cards that differ, in the order of the lists below."""
+        return [r.line for g in self.groups for r in g.rows if r.status != "same"]
 
 
 def _groups(deck: Deck, a: DeckState, b: DeckState) -> list[SideGroup]:
@@ -331,6 +345,9 @@ def side_by_side(deck: Deck, a: int, b: int) -> SideBySide:
         b=b,
         groups=_groups(deck, states[a], states[b]),
         settings=_setting_rows(deck.game.engine, states[a], states[b]),
+        setting_lines=setting_sentences(
+            deck.game.engine, setting_changes(states[a].settings, states[b].settings)
+        ),
         legal_a=legality_of(deck, a, states[a]),
         legal_b=legality_of(deck, b, states[b]),
     )

@@ -118,7 +118,7 @@ def test_each_version_shows_what_changed_since_the_one_before(client, owner):
 
 
 def test_each_version_shows_its_legality_in_the_format_it_was_in(client, owner):
-    a, b = cards(2)
+    (a,) = cards(1)
     deck = new_deck(owner, [a])
     deck_update(deck=deck, expected_version=1, changes={"format": "limited"}, author=owner)
     response = client.get(history_url(deck))
