@@ -190,11 +190,11 @@ def test_the_deck_page_has_tabs_and_its_version_links_to_the_history(client, own
     deck = new_deck(owner, cards(2))
     add(deck, cards(3)[2])
     html = client.get(deck.get_absolute_url()).content.decode()
-    assert re.search(r'<a href="/decks/\w+/"\s+aria-current="page">Deck</a>', html)
+    assert re.search(r'<a href="/decks/[\w-]+/"\s+aria-current="page">Deck</a>', html)
     assert f'<a href="{history_url(deck)}">version 2</a>' in html
     assert re.search(r">History <span class=\"tab-count\">2<", html)
     history = client.get(history_url(deck)).content.decode()
-    assert re.search(r'href="/decks/\w+/history/"\s+aria-current="page">History', history)
+    assert re.search(r'href="/decks/[\w-]+/history/"\s+aria-current="page">History', history)
 
 
 def test_a_private_decks_history_and_diffs_are_404_to_everyone_but_its_owner(client, owner, other):
@@ -485,3 +485,13 @@ def test_a_pages_versions_are_rebuilt_exactly_as_each_version_alone(owner):
     assert len(queries) == 1
     assert states == {n: state_at(deck, n) for n in numbers[40:60]}
     assert states_of(deck, numbers) == {n: state_at(deck, n) for n in numbers}
+
+
+def test_the_readme_states_the_history_limits():
+    from tests.hostile.test_deck_filter_limits import readme_limits
+
+    limits = readme_limits()
+    assert f"{PER_PAGE} versions a page" in limits
+    assert f"`page` 1 to {NUMBER_MAX:,}" in limits
+    assert f"1 to {NUMBER_MAX:,}, and a version that was kept" in limits
+    assert f"a version's note | {NOTE_MAX} characters" in limits
