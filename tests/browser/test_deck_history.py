@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from cardsite.catalogue.models import Card, Game
 from decks.services import Intake, RequestedCard, deck_create
-from tests.browser.conftest import delete_committed, sign_in
+from tests.browser.conftest import SCREENSHOTS, delete_committed, sign_in
 
 PASSWORD = "a-Long-browser-pass-7"
 USERNAME = "browser-historian"
@@ -86,7 +86,7 @@ def test_an_edit_shows_in_the_history_and_a_revert_brings_the_list_back(server, 
     expect(page.get_by_role("link", name="version 3")).to_be_visible()
 
 
-def test_a_note_is_added_without_javascript_on_a_phone(server, browser, deck):
+def test_a_note_is_added_without_javascript_on_a_phone(server, browser, deck, request):
     deck, _picked = deck
     context = browser.new_context(
         viewport={"width": 1280, "height": 900}, java_script_enabled=False
@@ -100,6 +100,9 @@ def test_a_note_is_added_without_javascript_on_a_phone(server, browser, deck):
         version.get_by_text("Add a note").click()
         field = version.get_by_label("Note on version 1")
         field.fill("swapped the Celestial")
+        folder = SCREENSHOTS / request.node.name
+        folder.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(folder / "note-open-390-light.png"), full_page=True)
         version.get_by_role("button", name="Save note").click()
         expect(page.get_by_role("status")).to_have_text("Note saved on version 1.")
         expect(page.locator("#version-1 .version-note")).to_have_text("swapped the Celestial")
