@@ -55,7 +55,9 @@ SETTING_LABELS = {
 def read_number(raw: str | None, field: str) -> int:
     """A version or page number from a request, 1 to NUMBER_MAX; InputError naming `field`."""
     text = (raw or "").strip()
-    if not (text.isdigit() and len(text) <= len(str(NUMBER_MAX)) and 1 <= int(text) <= NUMBER_MAX):
+    # ASCII digits only: str.isdigit() also takes superscripts, which int() refuses.
+    digits = text.isascii() and text.isdigit() and len(text) <= len(str(NUMBER_MAX))
+    if not (digits and 1 <= int(text) <= NUMBER_MAX):
         raise InputError(field, f"{field} is a whole number from 1 to {NUMBER_MAX:,}.")
     return int(text)
 

@@ -293,6 +293,19 @@ def test_the_owner_sees_revert_on_every_version_but_the_current_one(signed_in, o
     )
 
 
+@pytest.mark.parametrize("version", ["2", "\u00b2", "x", "9" * 50])
+def test_a_revert_from_a_page_of_another_version_is_refused_as_stale(signed_in, owner, version):
+    deck = new_deck(owner, cards(2))
+    add(deck, cards(3)[2])
+    add(deck, cards(3)[2])
+    response = signed_in.post(
+        f"{history_url(deck)}revert/", {"number": 1, "version": version}, follow=True
+    )
+    deck.refresh_from_db()
+    assert deck.version == 3
+    assert "Nothing was reverted" in text_of(response)
+
+
 def test_a_stale_revert_is_refused_and_says_so(signed_in, owner):
     deck = new_deck(owner, cards(2))
     add(deck, cards(3)[2])
@@ -330,6 +343,8 @@ def test_a_revert_to_a_card_that_left_the_catalogue_names_it(signed_in, owner):
         ({"number": "one", "version": 2}, 400, "number is a whole number from 1 to 1,000,000,000"),
         ({"number": "9" * 5000, "version": 2}, 400, "number is a whole number from 1"),
         ({"number": "0", "version": 2}, 400, "number is a whole number from 1"),
+        ({"number": "\u00b2", "version": 2}, 400, "number is a whole number from 1"),
+        ({"number": "\uff11", "version": 2}, 400, "number is a whole number from 1"),
         ({"number": "2", "version": 2}, 400, "The deck is at version 2 already."),
         ({"number": "77", "version": 2}, 404, "Version 77 of this deck was never kept."),
     ],
@@ -410,6 +425,8 @@ def test_the_diff_compares_with_the_current_version_by_default(client, owner):
     [
         ("", 400, "from is a whole number from 1 to 1,000,000,000"),
         ("from=x", 400, "from is a whole number"),
+        ("from=%C2%B2", 400, "from is a whole number"),
+        ("from=1&to=%EF%BC%91", 400, "to is a whole number"),
         ("from=-1", 400, "from is a whole number"),
         ("from=0", 400, "from is a whole number"),
         ("from=1&to=1000000001", 400, "to is a whole number"),
@@ -427,7 +444,7 @@ def test_a_bad_diff_version_is_refused_naming_the_parameter(client, owner, query
     assert says in text_of(response)
 
 
-@pytest.mark.parametrize("page", ["0", "-3", "two", "9" * 5000, str(NUMBER_MAX + 1)])
+@pytest.mark.parametrize("page", ["0", "-3", "two", "\u00b2", "9" * 5000, str(NUMBER_MAX + 1)])
 def test_a_bad_history_page_number_is_a_400_naming_it(client, owner, page):
     deck = new_deck(owner, cards(1))
     response = client.get(history_url(deck), {"page": page})
