@@ -9,6 +9,14 @@ urlpatterns = [
     path("decks/mine/", views.my_decks, name="mine"),
     path("decks/new/", views.deck_new, name="new"),
     path("decks/<str:deck_id>/", views.deck_detail, name="deck"),
+    path("decks/<str:deck_id>/history/", views.deck_history, name="history"),
+    path("decks/<str:deck_id>/history/diff/", views.deck_diff, name="diff"),
+    path("decks/<str:deck_id>/history/revert/", views.deck_revert_view, name="revert"),
+    path(
+        "decks/<str:deck_id>/history/<int:number>/note/",
+        views.version_note_view,
+        name="version-note",
+    ),
     path("decks/<str:deck_id>/proxies.pdf", views.deck_proxies, name="proxies"),
     path("decks/<str:deck_id>/proxies/", views.deck_proxies_form, name="proxies-form"),
     path(

@@ -13,6 +13,7 @@ from decks.views.builder import (
 from decks.views.exports import deck_export_file
 from decks.views.finding import public_decks
 from decks.views.goldfish import deck_goldfish
+from decks.views.history import deck_diff, deck_history, deck_revert_view, version_note_view
 from decks.views.jobs import job_detail, job_result
 from decks.views.lifecycle import deck_delete_view, deck_restore_view, my_decks
 from decks.views.og import deck_og_image
@@ -22,12 +23,14 @@ from decks.views.proxies import deck_proxies_form, deck_proxies_preview
 __all__ = [
     "deck_delete_view",
     "deck_detail",
+    "deck_diff",
     "deck_edit",
     "deck_edit_card",
     "deck_edit_settings",
     "deck_export_file",
     "deck_fork_view",
     "deck_goldfish",
+    "deck_history",
     "deck_import",
     "deck_new",
     "deck_og_image",
@@ -35,10 +38,12 @@ __all__ = [
     "deck_proxies_form",
     "deck_proxies_preview",
     "deck_restore_view",
+    "deck_revert_view",
     "job_detail",
     "job_result",
     "my_decks",
     "password_reset",
     "public_decks",
     "signup",
+    "version_note_view",
 ]

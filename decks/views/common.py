@@ -48,4 +48,5 @@ def version_in(request: HttpRequest) -> int | None:
     raw = request.POST.get("version", "")
     if not raw:
         return None
-    return int(raw) if raw.isdigit() and len(raw) < 10 else -1
+    # ASCII digits only: str.isdigit() also takes "²", which int() refuses.
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 10 else -1

@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from cardsite.api.errors import as_form_error
 from cardsite.limits import client_key, throttle_page
+from decks.history_pages import versions_kept
 from decks.jobs import proxies_job
 from decks.printing import deck_order, print_order
 from decks.proxies import parse_options
@@ -51,6 +52,7 @@ def deck_detail(request: HttpRequest, deck_id: str) -> HttpResponse:
             "format": deck.game.engine.format(deck.format),
             "legality": [(r.format, r.legal) for r in results],
             "charts": deck_charts(resolved),
+            "versions_kept": versions_kept(deck),
             **export_context(deck, resolved),
         },
     )

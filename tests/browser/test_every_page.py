@@ -23,7 +23,7 @@ from playwright.sync_api import expect
 
 from cardsite.catalogue.models import Card, Faction, Game
 from decks.models import Deck, Job
-from decks.services import Intake, RequestedCard, deck_create
+from decks.services import Intake, RequestedCard, deck_create, deck_set_quantity, deck_update
 from engines import ENGINES
 from tests.browser.conftest import DESKTOP, PHONE, delete_committed, sign_in
 
@@ -70,6 +70,8 @@ PAGES = [
     SitePage("public-decks"),
     *(SitePage(f"deck-{slug}") for slug in GAMES),
     *(SitePage(f"goldfish-{slug}") for slug in GAMES),
+    SitePage("deck-history"),
+    SitePage("deck-diff"),
     SitePage("builder-with-problems", who="member"),
     SitePage("proxy-form", who="member", optional=True),
     SitePage("job", who="member"),
@@ -144,6 +146,28 @@ def urls(_server: str, django_db_blocker: Any) -> Iterator[dict[str, str]]:
             found[f"goldfish-{game.slug}"] = (
                 f"/decks/{decks[game.slug].share_key}/goldfish/?seed=5&runs=50"
             )
+        # A history with a change of each kind: a card more, one out, a planned one, a format.
+        storied = decks[GAMES[0]]
+        entries = list(storied.entries.select_related("card").order_by("card__name")[:2])
+        for card, step, zone in (
+            (entries[0].card, 1, None),
+            (entries[1].card, -1, None),
+            (entries[1].card, 1, "maybe"),
+        ):
+            storied = deck_set_quantity(
+                deck=storied,
+                expected_version=None,
+                card=card.short_id,
+                step=step,
+                zone=zone,
+                author=owner,
+            )
+        other_format = storied.game.engine.formats[-1].slug
+        deck_update(
+            deck=storied, expected_version=None, changes={"format": other_format}, author=owner
+        )
+        found["deck-history"] = f"/decks/{storied.share_key}/history/"
+        found["deck-diff"] = f"/decks/{storied.share_key}/history/diff/?from=1"
         sample = Card.objects.filter(card_set__is_official=False).order_by("name")[0]
         found["card-sample"] = sample.get_absolute_url()
         a_set = sample.card_set
