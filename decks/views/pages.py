@@ -13,6 +13,7 @@ from cardsite.limits import client_key, throttle_page
 from decks.jobs import proxies_job
 from decks.printing import deck_order, print_order
 from decks.proxies import parse_options
+from decks.selectors import planned_cards
 from decks.services import ResolvedEntry, check, deck_charts, intake_deck, legality, resolve
 from decks.services.describe import deck_description, description_summary
 from decks.views.common import export_context, readable_or_404
@@ -51,6 +52,8 @@ def deck_detail(request: HttpRequest, deck_id: str) -> HttpResponse:
             "format": deck.game.engine.format(deck.format),
             "legality": [(r.format, r.legal) for r in results],
             "charts": deck_charts(resolved),
+            # Beside the deck, not in it: nothing above (counts, checks, exports) sees them.
+            "planned": planned_cards(deck=deck),
             **export_context(deck, resolved),
         },
     )
