@@ -267,15 +267,18 @@ class PlannedCard:
     name: str
     url: str
     quantity: int
+    official: bool
 
 
 def planned_cards(*, deck: Deck) -> list[PlannedCard]:
     """The deck's planned cards by name, in one query however many there are (at most
     MAX_MAYBE)."""
     rows = deck.maybe.order_by("card__name", "card__short_id").values_list(
-        "card__short_id", "card__slug", "card__name", "quantity"
+        "card__short_id", "card__slug", "card__name", "quantity", "card__card_set__is_official"
     )
     return [
-        PlannedCard(short_id, name, reverse("catalogue:card", args=[short_id, slug]), quantity)
-        for short_id, slug, name, quantity in rows
+        PlannedCard(
+            short_id, name, reverse("catalogue:card", args=[short_id, slug]), quantity, official
+        )
+        for short_id, slug, name, quantity, official in rows
     ]

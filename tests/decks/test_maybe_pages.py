@@ -385,6 +385,7 @@ def test_the_deck_page_shows_the_plan_apart_to_whoever_reads_the_deck(client, ow
     assert f'<span class="qty">2</span> <a href="{card.get_absolute_url()}">{card.name}</a>' in (
         section
     )
+    assert "unofficial sample" in section  # a sample card says so here too
     assert "30 cards" in page and "32 cards" not in page
     assert page.index("deck-columns") < page.index("deck-maybe") < page.index("deck-share")
 
