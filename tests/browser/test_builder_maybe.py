@@ -53,7 +53,7 @@ def test_a_planned_card_stays_outside_the_deck_until_it_is_moved_in_and_undo_mov
 
     page.get_by_label("Search Conquest for the Capital cards").fill(f'!"{orc.name}"')
     page.get_by_role("button", name="Search", exact=True).click()
-    page.get_by_role("button", name=f"Add {orc.name} to maybe").click()
+    page.get_by_role("button", name=f"Maybe: {orc.name}").click()
     planned = page.locator(f"#maybe-{orc.short_id}")
     expect(planned).to_contain_text(orc.name)
     expect(planned.locator(".qty")).to_have_text("1")
@@ -135,7 +135,7 @@ def test_a_refused_plan_shows_why_in_the_panel(server, page, legal_deck):
     # the panel says why.
     page.get_by_label("Search Conquest for the Capital cards").fill(f'!"{orc.name}"')
     page.get_by_role("button", name="Search", exact=True).click()
-    page.get_by_role("button", name=f"Add {orc.name} to maybe").click()
+    page.get_by_role("button", name=f"Maybe: {orc.name}").click()
     expect(page.locator(f"#maybe-{orc.short_id}")).to_be_visible()
     page.evaluate(
         """([url, card]) => {

@@ -171,7 +171,7 @@ def test_each_deck_row_and_each_result_has_a_maybe_control_and_the_key_is_listed
     assert all(f'value="to-maybe" formaction="{url}"' in row for row in rows)
     result = page[page.index(f'id="result-{card.short_id}"') :]
     result = result[: result.index("</li>")]
-    assert f'formaction="{url}"' in result and f'aria-label="Add {card.name} to maybe"' in result
+    assert f'formaction="{url}"' in result and f'aria-label="Maybe: {card.name}"' in result
     assert "<dt><kbd>m</kbd></dt><dd>Maybe:" in page
     assert 'data-maybe-url="' + url + '"' in page
 
