@@ -62,6 +62,10 @@ def test_a_planned_card_stays_outside_the_deck_until_it_is_moved_in_and_undo_mov
     expect(total(page)).to_have_text(cards)
     expect(page.locator("#legality")).to_have_text("legal in Faction deck")
     shoot("planned")
+    page.get_by_role("link", name="Images", exact=True).click()
+    expect(page.locator("#builder-results")).to_have_attribute("data-view", "images")
+    expect(page.locator(f"#result-{orc.short_id} [data-planned]")).to_have_text("1 maybe")
+    shoot("planned-faces")
 
     page.get_by_role("button", name=f"Into deck: every planned {orc.name}").click()
     expect(page.locator("#legality")).to_have_text("not legal in Faction deck")
