@@ -10,6 +10,7 @@ from typing import Any
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Q, QuerySet
+from django.urls import reverse
 from django.utils import timezone
 
 from cardsite.catalogue.models import Card, Faction, Game
@@ -256,3 +257,28 @@ def deck_card_counts(*, deck: Deck) -> dict[str, int]:
     for short_id, quantity in deck.entries.values_list("card__short_id", "quantity"):
         counts[short_id] = counts.get(short_id, 0) + quantity
     return counts
+
+
+@dataclass(frozen=True)
+class PlannedCard:
+    """A card planned beside a deck (its maybe cards), ready to print."""
+
+    short_id: str
+    name: str
+    url: str
+    quantity: int
+    official: bool
+
+
+def planned_cards(*, deck: Deck) -> list[PlannedCard]:
+    """The deck's planned cards by name, in one query however many there are (at most
+    MAX_MAYBE)."""
+    rows = deck.maybe.order_by("card__name", "card__short_id").values_list(
+        "card__short_id", "card__slug", "card__name", "quantity", "card__card_set__is_official"
+    )
+    return [
+        PlannedCard(
+            short_id, name, reverse("catalogue:card", args=[short_id, slug]), quantity, official
+        )
+        for short_id, slug, name, quantity, official in rows
+    ]

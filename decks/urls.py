@@ -29,6 +29,7 @@ urlpatterns = [
     path("decks/<str:deck_id>/goldfish/", views.deck_goldfish, name="goldfish"),
     path("decks/<str:deck_id>/edit/", views.deck_edit, name="edit"),
     path("decks/<str:deck_id>/edit/card/", views.deck_edit_card, name="edit-card"),
+    path("decks/<str:deck_id>/edit/maybe/", views.deck_edit_maybe, name="edit-maybe"),
     path("decks/<str:deck_id>/edit/settings/", views.deck_edit_settings, name="edit-settings"),
     path("decks/<str:deck_id>/edit/import/", views.deck_import, name="import"),
     path("decks/<str:deck_id>/fork/", views.deck_fork_view, name="fork"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from decks.decklist import MAX_QUANTITY
 from decks.models import Deck, DeckVersion
 from decks.services.history import (
     MAYBE,
@@ -14,7 +15,7 @@ from decks.services.history import (
     note_text,
     state_at,
 )
-from decks.services.intake import Intake, RequestedCard
+from decks.services.intake import Intake, RequestedCard, bounded
 from decks.services.snapshot import game_snapshot
 from decks.services.write import deck_update
 from engines.errors import InputError
@@ -48,7 +49,8 @@ def deck_move_card(
     *, deck: Deck, expected_version: int | None, card: str, to_maybe: bool, author: Any
 ) -> Deck:
     """Move every copy of a card from the deck to its planned cards, or back into the deck
-    (in the zone its type puts it), as one version."""
+    (in the zone its type puts it), as one version. InputError, writing nothing, for a card
+    not there, or past the deck's limits (into the deck) or the plan's (out of it)."""
     snap = game_snapshot(deck.game.slug)
     found = snap.cards.get(card)
     if found is None:
@@ -66,13 +68,23 @@ def deck_move_card(
         zone = found.type_zone or snap.engine.zones[0].slug
         if moved:
             cards[(found.short_id, zone)] = cards.get((found.short_id, zone), 0) + moved
+            if cards[(found.short_id, zone)] > MAX_QUANTITY:
+                raise InputError(
+                    "card",
+                    f"A deck holds 1 to {MAX_QUANTITY} copies of a card; "
+                    f"this would make {cards[(found.short_id, zone)]}.",
+                )
     if not moved:
         raise InputError("card", "That card is not there to move.")
+    intake = _intake(cards)
+    if not to_maybe:
+        # As the builder's +: coming into the deck, the deck's limits hold.
+        bounded(intake, snap.engine, "card")
     return deck_update(
         deck=deck,
         expected_version=expected_version,
         changes={},
-        intake=_intake(cards),
+        intake=intake,
         maybe=maybe,
         author=author,
     )

@@ -5,6 +5,7 @@ from decks.views.accounts import password_reset, signup
 from decks.views.builder import (
     deck_edit,
     deck_edit_card,
+    deck_edit_maybe,
     deck_edit_settings,
     deck_fork_view,
     deck_import,
@@ -26,6 +27,7 @@ __all__ = [
     "deck_diff",
     "deck_edit",
     "deck_edit_card",
+    "deck_edit_maybe",
     "deck_edit_settings",
     "deck_export_file",
     "deck_fork_view",

@@ -17,22 +17,30 @@ from cardsite.catalogue.models import Game
 from cardsite.catalogue.search.query import QuerySyntaxError
 from cardsite.catalogue.selectors import card_search, cards_in_order
 from decks.models import Deck
-from decks.selectors import deck_card_counts
+from decks.selectors import deck_card_counts, planned_cards
 from decks.services import (
     DeckConflict,
     DeckContentError,
     deck_create,
     deck_fork,
+    deck_move_card,
     deck_set_quantity,
     deck_update,
     intake_pasted,
 )
+from decks.services.history import MAYBE
+from decks.services.write import MAX_MAYBE
 from decks.views.common import owned_or_404, readable_or_404, version_in
 from decks.views.panel import choices_from, panel_context, results_context
 from engines.errors import InputError
 
 BUILDER_RESULTS = 30
 STEPS = {"add": 1, "remove": -1}
+# A planned card's +/- (STEPS), or every copy of it moved into the deck or out to the plan.
+MOVES = {"to-deck": False, "to-maybe": True}
+CARD_ID_MAX = 12
+# One planned card as undo posts it back: `short_id*quantity` (panel.maybe_code).
+PLANNED = re.compile(rf"([A-Za-z0-9_-]{{1,{CARD_ID_MAX}}})\*([0-9]{{1,2}})")
 # Where a no-JavaScript edit returns the page to: a row's or a result's id.
 ANCHOR = re.compile(r"[a-z0-9-]{1,60}")
 
@@ -44,9 +52,12 @@ def _panel_or_back(
     refused: Sequence[str] = (),
     *,
     conflict: bool = False,
+    status: int = 200,
 ) -> HttpResponse:
     """The panel (for htmx) or the builder again, at the same search, grouping, view and row,
-    showing `message` and each of the problems that refused a write (`refused`) on its own."""
+    showing `message` and each of the problems that refused a write (`refused`) on its own.
+    A refused write's panel is a 400 (builder.js swaps it in all the same); without
+    JavaScript the page is loaded again, saying why."""
     choices = choices_from(request.POST, deck.game.engine)
     if request.headers.get("HX-Request"):
         context = {
@@ -55,7 +66,7 @@ def _panel_or_back(
             "refused": refused,
             "conflict": conflict,
         }
-        return render(request, "decks/_panel.html", context)
+        return render(request, "decks/_panel.html", context, status=status)
     for text in (message, *refused):
         if text:
             messages.warning(request, text)
@@ -74,9 +85,10 @@ def _write(request: HttpRequest, deck: Deck, write: Any, **kwargs: Any) -> HttpR
         )
         return _panel_or_back(request, deck, message, conflict=True)
     except DeckContentError as exc:
-        return _panel_or_back(request, deck, refused=[p.message for p in exc.problems])
+        refused = [p.message for p in exc.problems]
+        return _panel_or_back(request, deck, refused=refused, status=400)
     except InputError as exc:
-        return _panel_or_back(request, deck, as_form_error(exc))
+        return _panel_or_back(request, deck, as_form_error(exc), status=400)
     return _panel_or_back(request, deck)
 
 
@@ -131,10 +143,12 @@ def deck_edit(request: HttpRequest, deck_id: str) -> HttpResponse:
             context["search_error"] = str(exc)
     if htmx:
         counts = deck_card_counts(deck=deck)
-        context.update(results_context(deck, choices, cards, counts), deck=deck)
+        planned = {p.short_id: p.quantity for p in planned_cards(deck=deck)}
+        context.update(results_context(deck, choices, cards, counts, planned), deck=deck)
         return render(request, "decks/_results.html", context)
     panel = panel_context(deck, choices, with_export=True)
-    context.update(panel, **results_context(deck, choices, cards, panel["in_deck"]))
+    results = results_context(deck, choices, cards, panel["in_deck"], panel["planned_counts"])
+    context.update(panel, **results)
     return render(request, "decks/edit.html", context)
 
 
@@ -155,6 +169,45 @@ def deck_edit_card(request: HttpRequest, deck_id: str) -> HttpResponse:
 
 @login_required
 @require_POST
+def deck_edit_maybe(request: HttpRequest, deck_id: str) -> HttpResponse:
+    """The cards planned beside the deck: one more or one fewer (add, remove), or every copy
+    of a card moved into the deck (to-deck) or out of it to the plan (to-maybe)."""
+    deck = owned_or_404(request, deck_id)
+    action = request.POST.get("action", "")
+    card = request.POST.get("card", "")
+    if len(card) > CARD_ID_MAX:
+        refused = InputError("card", f"A card id is at most {CARD_ID_MAX} characters.")
+        return _panel_or_back(request, deck, as_form_error(refused), status=400)
+    if action in STEPS:
+        return _write(request, deck, deck_set_quantity, card=card, zone=MAYBE, step=STEPS[action])
+    if action in MOVES:
+        return _write(request, deck, deck_move_card, card=card, to_maybe=MOVES[action])
+    choices = ", ".join([*STEPS, *MOVES])
+    refused = InputError("action", f"The action is one of {choices}.")
+    return _panel_or_back(request, deck, as_form_error(refused), status=400)
+
+
+def planned_in(request: HttpRequest) -> dict[str, int] | None:
+    """The planned cards undo posts back with the deck's code (`short_id*quantity;...`), or
+    None when the form has none (pasting a list leaves the plan as it is). InputError for
+    more than MAX_MAYBE or a malformed item; the service checks each card and quantity."""
+    if "maybe" not in request.POST:
+        return None
+    raw = request.POST["maybe"]
+    items = raw.split(";") if raw else []
+    if len(items) > MAX_MAYBE:
+        raise InputError("maybe", f"A deck plans at most {MAX_MAYBE} different cards.")
+    planned: dict[str, int] = {}
+    for item in items:
+        found = PLANNED.fullmatch(item)
+        if found is None:
+            raise InputError("maybe", "Planned cards are written card*quantity, split by ;.")
+        planned[found[1]] = int(found[2])
+    return planned
+
+
+@login_required
+@require_POST
 def deck_edit_settings(request: HttpRequest, deck_id: str) -> HttpResponse:
     deck = owned_or_404(request, deck_id)
     changes = {
@@ -168,13 +221,15 @@ def deck_edit_settings(request: HttpRequest, deck_id: str) -> HttpResponse:
 @login_required
 @require_POST
 def deck_import(request: HttpRequest, deck_id: str) -> HttpResponse:
-    """Replace the deck's cards with a pasted text decklist or deck code."""
+    """Replace the deck's cards with a pasted text decklist or deck code; undo sends the
+    planned cards too (`maybe`)."""
     deck = owned_or_404(request, deck_id)
     try:
         intake = intake_pasted(request.POST.get("decklist", ""), deck.game.engine)
+        planned = planned_in(request)
     except InputError as exc:
-        return _panel_or_back(request, deck, as_form_error(exc))
-    return _write(request, deck, deck_update, changes={}, intake=intake)
+        return _panel_or_back(request, deck, as_form_error(exc), status=400)
+    return _write(request, deck, deck_update, changes={}, intake=intake, maybe=planned)
 
 
 @login_required

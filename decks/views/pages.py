@@ -14,6 +14,7 @@ from decks.history_pages import versions_kept
 from decks.jobs import proxies_job
 from decks.printing import deck_order, print_order
 from decks.proxies import parse_options
+from decks.selectors import planned_cards
 from decks.services import ResolvedEntry, check, deck_charts, intake_deck, legality, resolve
 from decks.services.describe import deck_description, description_summary
 from decks.views.common import export_context, readable_or_404
@@ -53,6 +54,8 @@ def deck_detail(request: HttpRequest, deck_id: str) -> HttpResponse:
             "legality": [(r.format, r.legal) for r in results],
             "charts": deck_charts(resolved),
             "versions_kept": versions_kept(deck),
+            # Beside the deck, not in it: nothing above (counts, checks, exports) sees them.
+            "planned": planned_cards(deck=deck),
             **export_context(deck, resolved),
         },
     )

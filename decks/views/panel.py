@@ -23,6 +23,7 @@ from django.utils.safestring import SafeString, mark_safe
 from cardsite.catalogue.models import Card
 from decks.exports import deck_code
 from decks.models import Deck
+from decks.selectors import PlannedCard, planned_cards
 from decks.services import (
     CheckResult,
     ResolvedEntry,
@@ -250,6 +251,8 @@ def panel_context(deck: Deck, choices: Choices, *, with_export: bool = False) ->
     in_deck: Counter[str] = Counter()
     for e in resolved.entries:
         in_deck[e.card.short_id] += e.quantity
+    # Beside the deck, never in it: not in the counts, the checks or the code.
+    planned = planned_cards(deck=deck)
     return {
         **(export_context(deck, resolved) if with_export else {}),
         "deck": deck,
@@ -272,12 +275,24 @@ def panel_context(deck: Deck, choices: Choices, *, with_export: bool = False) ->
             for value, label in groupings
         ],
         "code": deck_code(deck, resolved),
-        # The cards alone, to tell whether an edit or an undo changed them.
+        # The cards alone (the deck's, then the planned ones), to tell whether an edit or an
+        # undo changed them.
         "state": ";".join(
             sorted(f"{e.card.short_id}*{e.quantity}@{e.zone}" for e in resolved.entries)
-        ),
+        )
+        + f"|{maybe_code(planned)}",
         "in_deck": dict(in_deck),
+        "planned": planned,
+        "planned_counts": {p.short_id: p.quantity for p in planned},
+        "planned_total": sum(p.quantity for p in planned),
+        # What undo puts back beside the deck's code: the planned cards, as decks:import reads.
+        "maybe_code": maybe_code(planned),
     }
+
+
+def maybe_code(planned: Iterable[PlannedCard]) -> str:
+    """The planned cards as `short_id*quantity` joined by `;` (see builder.planned_in)."""
+    return ";".join(f"{p.short_id}*{p.quantity}" for p in planned)
 
 
 @dataclass(frozen=True)
@@ -286,13 +301,18 @@ class Result:
     stats: SafeString
     landscape: bool
     in_deck: int
+    planned: int
 
 
 def results_context(
-    deck: Deck, choices: Choices, cards: list[Card] | None, in_deck: Mapping[str, int]
+    deck: Deck,
+    choices: Choices,
+    cards: list[Card] | None,
+    in_deck: Mapping[str, int],
+    planned: Mapping[str, int],
 ) -> dict[str, Any]:
-    """Search results as rows or faces, each with its key stats and the copies already in
-    the deck, and the links that switch between the two views."""
+    """Search results as rows or faces, each with its key stats, the copies already in the
+    deck and those planned beside it, and the links that switch between the two views."""
     engine = deck.game.engine
     sideways = set(engine.face.landscape_types)
     results = None
@@ -303,6 +323,7 @@ def results_context(
                 stats_html(key_stats(engine, card.stats or {})),
                 card.card_type is not None and card.card_type.name in sideways,
                 in_deck.get(card.short_id, 0),
+                planned.get(card.short_id, 0),
             )
             for card in cards
         ]

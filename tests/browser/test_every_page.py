@@ -142,6 +142,13 @@ def urls(_server: str, django_db_blocker: Any) -> Iterator[dict[str, str]]:
                 visibility="public",
                 intake=Intake(tuple(RequestedCard(1, None, c.short_id) for c in _deck_cards(game))),
             )
+            # Planned cards beside each deck: the deck page's Maybe section is checked too.
+            deck_update(
+                deck=decks[game.slug],
+                expected_version=None,
+                changes={},
+                maybe={c.short_id: 2 for c in _deck_cards(game)[-2:]},
+            )
             found[f"deck-{game.slug}"] = decks[game.slug].get_absolute_url()
             found[f"goldfish-{game.slug}"] = (
                 f"/decks/{decks[game.slug].share_key}/goldfish/?seed=5&runs=50"
@@ -179,6 +186,12 @@ def urls(_server: str, django_db_blocker: Any) -> Iterator[dict[str, str]]:
             name=f"Too small {LONG_WORD}",
             visibility="private",
             intake=Intake((RequestedCard(1, None, sample.short_id),)),
+        )
+        deck_update(
+            deck=illegal,
+            expected_version=None,
+            changes={},
+            maybe={c.short_id: 3 for c in _deck_cards(sample.game)[:2]},
         )
         found["builder-with-problems"] = f"/decks/{illegal.share_key}/edit/"
         found["proxy-form"] = f"/decks/{illegal.share_key}/proxies/"

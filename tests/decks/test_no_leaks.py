@@ -67,6 +67,7 @@ def test_private_decks_are_in_no_list_or_search(private_deck, stranger):
         ("get", "/decks/{id}/proxies.pdf"),
         ("get", "/decks/{id}/goldfish/"),
         ("get", "/decks/{id}/edit/"),
+        ("post", "/decks/{id}/edit/maybe/"),
         ("get", "/decks/{id}/proxies/"),
         ("get", "/decks/{id}/proxies-preview.png"),
         ("get", "/decks/{id}/export.txt"),

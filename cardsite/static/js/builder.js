@@ -1,6 +1,6 @@
 // The deck builder with JavaScript: every edit goes through one queue (so fast clicks and key
 // presses apply in order, each against the version the previous one left), is recorded for
-// undo, and swaps the deck panel through htmx. Without this file every control is a plain
+// undo (the deck's cards and the planned ones beside it), and swaps the deck panel through htmx. Without this file every control is a plain
 // form or link and the page works the same, a page load at a time.
 (() => {
   "use strict";
@@ -138,9 +138,17 @@
     search.focus();
   }
 
+  // What undo returns to: the deck's code and the planned cards, and the two as the panel
+  // compares them.
+  const recorded = () => ({
+    code: panel().dataset.code,
+    maybe: panel().dataset.maybe,
+    state: panel().dataset.state,
+  });
+
   function edit(action, values, record) {
     return enqueue(async () => {
-      const before = { code: panel().dataset.code, state: panel().dataset.state };
+      const before = recorded();
       const focus = rememberFocus();
       await post(action, values);
       const now = panel();
@@ -156,15 +164,16 @@
     });
   }
 
-  // Undo and redo put back a recorded deck by its code, through the import form's endpoint,
-  // checked against the version shown like any other edit.
+  // Undo and redo put back a recorded deck by its code, and its planned cards, through the
+  // import form's endpoint, checked against the version shown like any other edit: a move
+  // between the deck and the plan is undone as one change.
   function travel(from, to, verb) {
     return enqueue(async () => {
       const target = from.pop();
       if (!target) return;
-      const before = { code: panel().dataset.code, state: panel().dataset.state };
+      const before = recorded();
       const focus = rememberFocus();
-      await post(builder.dataset.importUrl, { decklist: target.code });
+      await post(builder.dataset.importUrl, { decklist: target.code, maybe: target.maybe });
       const now = panel();
       if (now.dataset.conflict) {
         forgetHistory();
@@ -180,15 +189,19 @@
   const undo = () => travel(undoStack, redoStack, "Undone");
   const redo = () => travel(redoStack, undoStack, "Redone");
 
-  // Copies in the deck beside each result, from the panel just swapped in.
+  // Copies in the deck, and planned beside it, by each result, from the panel just swapped in.
   function showCounts() {
     const data = $("deck-counts");
     if (!data) return;
     const counts = JSON.parse(data.textContent);
+    const planned = JSON.parse($("maybe-counts")?.textContent || "{}");
     for (const li of document.querySelectorAll("#builder-results li.result")) {
       const n = counts[li.dataset.card] || 0;
       const label = li.querySelector("[data-in-deck]");
       if (label) label.textContent = n ? `${n} in deck` : "";
+      const m = planned[li.dataset.card] || 0;
+      const plan = li.querySelector("[data-planned]");
+      if (plan) plan.textContent = m ? `${m} maybe` : "";
     }
   }
 
@@ -205,8 +218,16 @@
 
   function step(item, action) {
     const values = { card: item.dataset.card, action };
+    if (item.dataset.maybe) return edit(builder.dataset.maybeUrl, values, true);
     if (item.dataset.zone) values.zone = item.dataset.zone;
-    edit(builder.dataset.cardUrl, values, true);
+    return edit(builder.dataset.cardUrl, values, true);
+  }
+
+  // m: a result is planned (one copy), a deck row goes to the plan, a planned card comes in.
+  function maybe(item) {
+    let action = "add";
+    if (item.matches("li.deck-row")) action = item.dataset.maybe ? "to-deck" : "to-maybe";
+    edit(builder.dataset.maybeUrl, { card: item.dataset.card, action }, true);
   }
 
   // Faces sit in a grid: up and down move a whole row of it, left and right one face.
@@ -299,6 +320,11 @@
         handled();
         step(item, "add");
         break;
+      case "m":
+        if (!item) return;
+        handled();
+        maybe(item);
+        break;
       default:
     }
   });
@@ -313,8 +339,10 @@
       delete values[key];
     }
     // Settings change the deck's name or format, not its cards: nothing to undo.
-    // getAttribute: the buttons named "action" shadow form.action.
-    edit(form.getAttribute("action"), values, kind !== "settings");
+    // getAttribute: the buttons named "action" shadow form.action; a button may post
+    // elsewhere (the "maybe" ones, by formaction).
+    const action = event.submitter?.getAttribute("formaction") || form.getAttribute("action");
+    edit(action, values, kind !== "settings");
   });
 
   document.addEventListener("click", (event) => {
@@ -327,6 +355,14 @@
 
   // A search swaps new results in: show the copies in the deck beside them.
   document.body.addEventListener("htmx:afterSwap", showCounts);
+  // A refused edit answers 400 with the panel saying why: show it, as for any edit.
+  document.body.addEventListener("htmx:beforeSwap", (event) => {
+    const { xhr, target } = event.detail;
+    if (xhr.status === 400 && target?.id === "deck-panel") {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
 
   undoButton.addEventListener("click", undo);
   redoButton.addEventListener("click", redo);
