@@ -15,6 +15,7 @@ from decks.printing import deck_order, print_order
 from decks.proxies import parse_options
 from decks.services import ResolvedEntry, check, deck_charts, intake_deck, legality, resolve
 from decks.services.describe import deck_description, description_summary
+from decks.variants import lineage, variant_count
 from decks.views.common import export_context, readable_or_404
 from engines.errors import InputError
 
@@ -51,6 +52,8 @@ def deck_detail(request: HttpRequest, deck_id: str) -> HttpResponse:
             "format": deck.game.engine.format(deck.format),
             "legality": [(r.format, r.legal) for r in results],
             "charts": deck_charts(resolved),
+            "lineage": lineage(deck, request.user),
+            "variant_count": variant_count(deck, request.user),
             **export_context(deck, resolved),
         },
     )
