@@ -32,14 +32,14 @@ def deck_id_in(text: str, field: str) -> str:
     InputError naming `field` for anything else, and for text past LINK_MAX characters."""
     text = text.strip()
     if len(text) > LINK_MAX:
-        raise InputError(field, f"A deck’s id or link is at most {LINK_MAX} characters.")
+        raise InputError(field, f"A deck id or link is at most {LINK_MAX} characters.")
     if DECK_ID.fullmatch(text):
         return text
     found = LINKED_ID.search(urlsplit(text).path) if "/" in text else None
     if found is None or found.group(1) in NOT_IDS:
         raise InputError(
             field,
-            f"“{text[:ID_MAX]}{'…' if len(text) > ID_MAX else ''}” is neither a deck’s id "
+            f"“{text[:ID_MAX]}{'…' if len(text) > ID_MAX else ''}” is neither a deck id "
             f"(up to {ID_MAX} letters, digits, - and _) nor a link to a deck.",
         )
     return found.group(1)

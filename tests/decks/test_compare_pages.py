@@ -184,10 +184,10 @@ def test_a_pasted_link_to_a_deck_or_its_id_picks_it(client, users, cards, pasted
 @pytest.mark.parametrize(
     ("value", "message"),
     [
-        ("x" * 41, "is neither a deck’s id"),
-        ("not a deck id!", "is neither a deck’s id"),
-        ("https://cardsite.example/decks/mine/", "is neither a deck’s id"),
-        ("https://cardsite.example/cards/abc/", "is neither a deck’s id"),
+        ("x" * 41, "is neither a deck id"),
+        ("not a deck id!", "is neither a deck id"),
+        ("https://cardsite.example/decks/mine/", "is neither a deck id"),
+        ("https://cardsite.example/cards/abc/", "is neither a deck id"),
         ("https://cardsite.example/decks/" + "k" * 300, "at most 300 characters"),
     ],
 )

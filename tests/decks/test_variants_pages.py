@@ -201,7 +201,7 @@ def test_a_variants_page_shows_its_parent_and_its_differences_from_the_parent_no
     page = client.get(variant.get_absolute_url()).content.decode()
     assert f'Variant of <a href="{base.get_absolute_url()}">Base</a>' in page
     assert "(branched at version 1)" in page
-    assert "Differences from Base’s current list" in page
+    assert "Differences from Base\u2019s current list" in page
     assert "has been saved since this variant branched from it" in page
     assert f"+1 {raised.name} (2 \u2192 3)" in page
     assert f"+1 {added.name}<" in page
