@@ -23,6 +23,8 @@ from decks.services.history import CardKey, DeckState
 VARIANTS_PER_PAGE = 25
 # The picker's "My decks" offers the most recently updated ones; older ones by id or link.
 PICKER_DECKS = 100
+# A deck's name in a chart's legend: about half a phone's width.
+LEGEND_NAME = 30
 
 
 @dataclass(frozen=True)
@@ -138,15 +140,20 @@ def side_by_side(a: Deck, b: Deck) -> SideBySide:
 
 
 def _lettered(chart: DeckChart) -> DeckChart:
-    """The chart's series named "A: …" and "B: …", as the page's columns are: two decks may
-    share a name (a copy keeps it)."""
+    """The chart's series named "A: …" and "B: …", as the page's heads are (two decks may
+    share a name: a copy keeps it), each name cut to what a legend fits on a phone (a legend
+    line does not wrap; the heads above show the whole names)."""
     return replace(
         chart,
         series=tuple(
-            replace(s, name=f"{letter}: {s.name}")
+            replace(s, name=f"{letter}: {_short(s.name)}")
             for letter, s in zip("AB", chart.series, strict=True)
         ),
     )
+
+
+def _short(name: str) -> str:
+    return name if len(name) <= LEGEND_NAME else name[: LEGEND_NAME - 1].rstrip() + "…"
 
 
 @dataclass(frozen=True)
