@@ -5,6 +5,7 @@ a pasted link."""
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from django.db import connection
@@ -21,6 +22,7 @@ from decks.services import (
     deck_set_quantity,
     game_snapshot,
 )
+from decks.views.compare import ID_MAX, LINK_MAX
 
 pytestmark = pytest.mark.django_db
 
@@ -236,3 +238,35 @@ def test_a_comparison_costs_the_same_queries_for_small_decks_and_large_ones(clie
     compare(client, *small)
     compare(client, *large)
     assert queries(*small) == queries(*large) <= 12
+
+
+def test_an_id_or_link_at_its_limit_is_looked_up_and_the_readme_states_both_limits(client):
+    link = "https://cardsite.example/decks/" + "k" * ID_MAX + "/"
+    link += "x" * (LINK_MAX - len(link))
+    for value in ("k" * ID_MAX, link):
+        assert client.get(COMPARE, {"a": value, "b": value}).status_code == 404
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    limits = readme[readme.index("### Limits") :]
+    assert f"at most **{ID_MAX}** characters (`ID_MAX`)" in limits
+    assert f"a link of at most **{LINK_MAX}** (`LINK_MAX`)" in limits
+
+
+def test_a_refused_field_reads_no_deck(client, users, cards):
+    a = make(users["owner"], cards[:4])
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(COMPARE, {"a": a.share_key, "b": "x" * (ID_MAX + 1)})
+    assert response.status_code == 400
+    assert not [q for q in queries.captured_queries if '"decks_deck"' in q["sql"]]
+
+
+def test_a_long_name_is_cut_in_the_legend_and_whole_in_the_heads(client, users, cards):
+    long_name = "Aggro " * 15
+    a = make(users["owner"], cards[:10], name=long_name)
+    b = make(users["owner"], cards[:12], name="Short")
+    page = compare(client, a, b).content.decode()
+    chart = json.loads(re.search(r'type="application/json">(.*?)</script>', page).group(1))
+    assert [s["name"] for s in chart["series"]] == [
+        f"A: {long_name[:29].strip()}\u2026",
+        "B: Short",
+    ]
+    assert f">{long_name.strip()}</a></h2>" in page
