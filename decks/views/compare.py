@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.views.decorators.http import require_http_methods
 
 from decks.history import DifferentGames
 from decks.models import Deck
@@ -88,6 +89,7 @@ def _picker(
     return render(request, "decks/compare.html", context, status=status)
 
 
+@require_http_methods(["GET", "HEAD"])
 def deck_compare(request: HttpRequest) -> HttpResponse:
     ids, errors = _asked(request)
     if errors:

@@ -270,3 +270,19 @@ def test_a_long_name_is_cut_in_the_legend_and_whole_in_the_heads(client, users, 
         "B: Short",
     ]
     assert f">{long_name.strip()}</a></h2>" in page
+
+
+def test_a_deck_compares_with_an_empty_deck_and_with_itself(client, users, cards):
+    a = make(users["owner"], cards[:5])
+    empty = make(users["owner"], [], name="Empty")
+    page = compare(client, a, empty).content.decode()
+    assert "0 cards in both · 5 only in A · 0 only in B" in page
+    assert "Every card of B is in A." in page
+    page = compare(client, a, a).content.decode()
+    assert "5 cards in both (0 in different numbers) · 0 only in A · 0 only in B" in page
+
+
+def test_the_compare_page_only_reads(client, users, cards):
+    a = make(users["owner"], cards[:5])
+    response = client.post(COMPARE + f"?a={a.share_key}&b={a.share_key}")
+    assert response.status_code == 405

@@ -275,3 +275,22 @@ def test_my_decks_names_each_variants_parent(client, users, cards):
     page = client.get(reverse("decks:mine")).content.decode()
     assert f'variant of <a href="{base.get_absolute_url()}">The original</a>' in page
     assert page.count("variant of") == 1
+
+
+def test_a_public_variant_never_shows_an_unlisted_parents_link_to_a_third_reader(
+    client, users, cards, django_user_model
+):
+    base = make(users["owner"], cards[:4], name="Unlisted parent", visibility="unlisted")
+    copy = deck_branch(deck=base, owner=users["stranger"], name="Shared copy")
+    deck_update(deck=copy, expected_version=None, changes={"visibility": "public"})
+    third = django_user_model.objects.create_user("third", password=PASSWORD)
+    for reader in (None, third):
+        if reader:
+            client.force_login(reader)
+        page = client.get(copy.get_absolute_url()).content.decode()
+        assert "Unlisted parent" not in page and base.share_key not in page
+        assert "A variant of a deck you cannot see" in page
+    for reader in (users["stranger"], users["owner"]):
+        client.force_login(reader)
+        page = client.get(copy.get_absolute_url()).content.decode()
+        assert f'Variant of <a href="{base.get_absolute_url()}">Unlisted parent</a>' in page
