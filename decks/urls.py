@@ -8,6 +8,8 @@ urlpatterns = [
     path("decks/", views.public_decks, name="public"),
     path("decks/mine/", views.my_decks, name="mine"),
     path("decks/new/", views.deck_new, name="new"),
+    # Before decks/<id>/: "compare" is no deck's id.
+    path("decks/compare/", views.deck_compare, name="compare"),
     path("decks/<str:deck_id>/", views.deck_detail, name="deck"),
     path("decks/<str:deck_id>/history/", views.deck_history, name="history"),
     path("decks/<str:deck_id>/history/diff/", views.deck_diff, name="diff"),
@@ -33,6 +35,7 @@ urlpatterns = [
     path("decks/<str:deck_id>/edit/settings/", views.deck_edit_settings, name="edit-settings"),
     path("decks/<str:deck_id>/edit/import/", views.deck_import, name="import"),
     path("decks/<str:deck_id>/fork/", views.deck_fork_view, name="fork"),
+    path("decks/<str:deck_id>/variants/", views.deck_variants, name="variants"),
     path("decks/<str:deck_id>/delete/", views.deck_delete_view, name="delete"),
     path("decks/<str:deck_id>/restore/", views.deck_restore_view, name="restore"),
     path("jobs/<str:key>/", views.job_detail, name="job"),

@@ -11,6 +11,7 @@ from decks.views.builder import (
     deck_import,
     deck_new,
 )
+from decks.views.compare import deck_compare
 from decks.views.exports import deck_export_file
 from decks.views.finding import public_decks
 from decks.views.goldfish import deck_goldfish
@@ -20,8 +21,10 @@ from decks.views.lifecycle import deck_delete_view, deck_restore_view, my_decks
 from decks.views.og import deck_og_image
 from decks.views.pages import deck_detail, deck_proxies
 from decks.views.proxies import deck_proxies_form, deck_proxies_preview
+from decks.views.variants import deck_variants
 
 __all__ = [
+    "deck_compare",
     "deck_delete_view",
     "deck_detail",
     "deck_diff",
@@ -41,6 +44,7 @@ __all__ = [
     "deck_proxies_preview",
     "deck_restore_view",
     "deck_revert_view",
+    "deck_variants",
     "job_detail",
     "job_result",
     "my_decks",

@@ -9,9 +9,11 @@ from django.http import Http404, HttpRequest
 from django.urls import reverse
 
 from decks.exports import deck_code, deck_text
+from decks.history_pages import versions_kept
 from decks.models import Deck
 from decks.selectors import deck_for_reader
 from decks.services import ResolvedDeck, intake_deck, resolve
+from decks.variants import variant_count
 
 
 def readable_or_404(request: HttpRequest, deck_id: str) -> Deck:
@@ -39,6 +41,15 @@ def export_context(deck: Deck, resolved: ResolvedDeck | None = None) -> dict[str
             "txt_url": reverse("decks:export-file", args=[deck.share_key, "txt"]),
             "json_url": reverse("decks:export-file", args=[deck.share_key, "json"]),
         }
+    }
+
+
+def tabs_context(request: HttpRequest, deck: Deck, kept: int | None = None) -> dict[str, Any]:
+    """The numbers on a deck's tabs (decks/_tabs.html): two queries, or one when the page
+    already counted the versions."""
+    return {
+        "versions_kept": versions_kept(deck) if kept is None else kept,
+        "variant_count": variant_count(deck, request.user),
     }
 
 

@@ -19,12 +19,11 @@ from decks.history_pages import (
     page_of,
     read_number,
     side_by_side,
-    versions_kept,
 )
 from decks.models import Deck
 from decks.services import DeckConflict, DeckContentError, deck_revert, version_annotate
 from decks.services.history import NOTE_MAX, VersionNotFound
-from decks.views.common import owned_or_404, readable_or_404, version_in
+from decks.views.common import owned_or_404, readable_or_404, tabs_context, version_in
 from engines.errors import InputError
 
 
@@ -44,7 +43,7 @@ def _history(
         "note_max": NOTE_MAX,
         **extra,
     }
-    context["versions_kept"] = context["history"].kept
+    context.update(tabs_context(request, deck, context["history"].kept))
     return render(request, "decks/history.html", context, status=status)
 
 
@@ -62,7 +61,7 @@ def deck_history(request: HttpRequest, deck_id: str) -> HttpResponse:
 def deck_diff(request: HttpRequest, deck_id: str) -> HttpResponse:
     """Two versions side by side: `from`, and `to` (the current version if not given)."""
     deck = readable_or_404(request, deck_id)
-    context: dict[str, Any] = {"deck": deck, "versions_kept": versions_kept(deck)}
+    context: dict[str, Any] = {"deck": deck, **tabs_context(request, deck)}
     try:
         a = read_number(request.GET.get("from"), "from")
         b = read_number(request.GET.get("to") or str(deck.version), "to")

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 from cardsite.api.errors import as_form_error
 from decks.selectors import decks_deleted, decks_listed, deleted_deck_of
 from decks.services import deck_delete, deck_restore
+from decks.variants import with_parents
 from decks.views.common import owned_or_404
 from engines.errors import InputError
 
@@ -21,7 +22,7 @@ def _mine(request: HttpRequest, **extra: Any) -> dict[str, Any]:
     deleted = list(decks_deleted(user=request.user))
     by_key = {d.share_key: d for d in deleted}
     return {
-        "decks": decks_listed(user=request.user, mine=True),
+        "decks": with_parents(decks_listed(user=request.user, mine=True), request.user),
         "deleted": deleted,
         # The deck just deleted, for its Undo button (only while it can still be restored).
         "just_deleted": by_key.get(request.GET.get("deleted", "")[:32]),

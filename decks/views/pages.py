@@ -10,14 +10,14 @@ from django.urls import reverse
 
 from cardsite.api.errors import as_form_error
 from cardsite.limits import client_key, throttle_page
-from decks.history_pages import versions_kept
 from decks.jobs import proxies_job
 from decks.printing import deck_order, print_order
 from decks.proxies import parse_options
 from decks.selectors import planned_cards
 from decks.services import ResolvedEntry, check, deck_charts, intake_deck, legality, resolve
 from decks.services.describe import deck_description, description_summary
-from decks.views.common import export_context, readable_or_404
+from decks.variants import lineage
+from decks.views.common import export_context, readable_or_404, tabs_context
 from engines.errors import InputError
 
 TYPE_NOT_GIVEN = "Type not given"
@@ -53,9 +53,10 @@ def deck_detail(request: HttpRequest, deck_id: str) -> HttpResponse:
             "format": deck.game.engine.format(deck.format),
             "legality": [(r.format, r.legal) for r in results],
             "charts": deck_charts(resolved),
-            "versions_kept": versions_kept(deck),
+            **tabs_context(request, deck),
             # Beside the deck, not in it: nothing above (counts, checks, exports) sees them.
             "planned": planned_cards(deck=deck),
+            "lineage": lineage(deck, request.user),
             **export_context(deck, resolved),
         },
     )

@@ -23,7 +23,14 @@ from playwright.sync_api import expect
 
 from cardsite.catalogue.models import Card, Faction, Game
 from decks.models import Deck, Job
-from decks.services import Intake, RequestedCard, deck_create, deck_set_quantity, deck_update
+from decks.services import (
+    Intake,
+    RequestedCard,
+    deck_branch,
+    deck_create,
+    deck_set_quantity,
+    deck_update,
+)
 from engines import ENGINES
 from tests.browser.conftest import DESKTOP, PHONE, delete_committed, sign_in
 
@@ -72,6 +79,11 @@ PAGES = [
     *(SitePage(f"goldfish-{slug}") for slug in GAMES),
     SitePage("deck-history"),
     SitePage("deck-diff"),
+    SitePage("variant"),
+    SitePage("variants"),
+    SitePage("compare"),
+    SitePage("compare-picker"),
+    SitePage("compare-different-games", status=400),
     SitePage("builder-with-problems", who="member"),
     SitePage("proxy-form", who="member", optional=True),
     SitePage("job", who="member"),
@@ -153,6 +165,22 @@ def urls(_server: str, django_db_blocker: Any) -> Iterator[dict[str, str]]:
             found[f"goldfish-{game.slug}"] = (
                 f"/decks/{decks[game.slug].share_key}/goldfish/?seed=5&runs=50"
             )
+        # A variant of the first game's deck, one card fewer and one more, to compare with it.
+        first_game, base = next(iter(decks.items()))
+        variant = deck_branch(deck=base, owner=owner, name=f"Variant {LONG_WORD}")
+        entries = list(base.entries.select_related("card").order_by("id")[:2])
+        variant = deck_set_quantity(
+            deck=variant, expected_version=None, card=entries[0].card.short_id, quantity=0
+        )
+        variant = deck_set_quantity(
+            deck=variant, expected_version=None, card=entries[1].card.short_id, step=2
+        )
+        found["variant"] = variant.get_absolute_url()
+        found["variants"] = f"/decks/{base.share_key}/variants/"
+        found["compare"] = f"/decks/compare/?a={base.share_key}&b={variant.share_key}"
+        found["compare-picker"] = f"/decks/compare/?a={base.share_key}"
+        other = next(d for slug, d in decks.items() if slug != first_game)
+        found["compare-different-games"] = f"/decks/compare/?a={base.share_key}&b={other.share_key}"
         # A history with a change of each kind: a card more, one out, a planned one, a format.
         storied = decks[GAMES[0]]
         entries = list(storied.entries.select_related("card").order_by("card__name")[:2])

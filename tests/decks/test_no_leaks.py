@@ -75,6 +75,11 @@ def test_private_decks_are_in_no_list_or_search(private_deck, stranger):
         ("get", "/decks/{id}/og.png"),
         ("get", "/decks/{id}/delete/"),
         ("post", "/decks/{id}/delete/"),
+        ("get", "/decks/{id}/variants/"),
+        ("post", "/decks/{id}/variants/"),
+        ("get", "/decks/compare/?a={id}"),
+        ("get", "/decks/compare/?a={id}&b={id}"),
+        ("get", "/decks/compare/?b={id}&a=https://x.example/decks/{id}/"),
     ],
 )
 def test_every_path_to_a_private_deck_is_closed_to_strangers(private_deck, stranger, method, path):

@@ -60,6 +60,8 @@
         line: token("--line", "#dfe3ea"),
         surface: token("--surface", "#ffffff"),
         accent: token("--accent", "#2f5fb3"),
+        // A second series without a colour of its own (deck B when comparing two decks).
+        second: token("--series-2", "#b0520c"),
         font: getComputedStyle(document.body).fontFamily,
       };
     }
@@ -167,8 +169,9 @@
         type: "bar",
         data: {
           labels: data.numbered ? data.labels : data.labels.map(wrapped),
-          datasets: data.series.map((s) => {
-            const colour = legible(s.colour || colours.accent, colours.surface);
+          datasets: data.series.map((s, i) => {
+            const fallback = i % 2 ? colours.second : colours.accent;
+            const colour = legible(s.colour || fallback, colours.surface);
             return {
               label: s.name,
               data: s.values,
