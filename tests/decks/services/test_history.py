@@ -331,6 +331,9 @@ def random_history(deck, owner, rng: random.Random, writes: int) -> dict[int, De
             elif kind == "revert" and v > 1:
                 target = rng.randint(min(states), v - 1)
                 deck_revert(deck=deck, expected_version=v, version=target, author=owner)
+                now, then = deck_state(deck), states[target]
+                assert now.cards == then.cards
+                assert {**now.settings, "visibility": None} == {**then.settings, "visibility": None}
         except InputError:
             pass  # a deck at its size limit, say: the check below finds nothing written
         deck.refresh_from_db()
@@ -359,6 +362,7 @@ def test_every_version_of_a_long_random_history_rebuilds_exactly_as_the_deck_was
     kinds = {z for s in states.values() for (_, z) in s.cards}
     assert kinds == {"main", MAYBE}
     assert len({s.settings["visibility"] for s in states.values()}) > 1
+    assert DeckVersion.objects.filter(deck=deck, note__startswith="Reverted to").count() > 2
 
 
 def legacy_deck(owner, at: int) -> Deck:
