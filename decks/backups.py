@@ -2,7 +2,8 @@
 
 A backup is a Django fixture, the JSON list `dumpdata` writes, with natural keys throughout:
 users and groups by name, decks by share key, deck entries by (share key, card short id, zone),
-and the catalogue rows decks point at by game slug, (game slug, faction slug) and short id. No
+planned cards by (share key, short id), a deck's versions by (share key, number), and the
+catalogue rows decks point at by game slug, (game slug, faction slug) and short id. No
 integer key appears, so a backup restores into a fresh database whose catalogue was loaded
 again (`load_games`, `import_cards`) and whose keys all differ. `manage.py loaddata` can read
 it; `restore_backup` adds what loaddata lacks: the whole file is checked against the catalogue
@@ -34,10 +35,19 @@ from rest_framework.authtoken.models import Token
 
 from cardsite.catalogue.documents import DocumentError, Problem, Record, read_json_list
 from cardsite.catalogue.models import Card, Faction, Game
-from decks.models import Deck, DeckEntry
+from decks.backup_history import baselines, check_versions
+from decks.models import Deck, DeckEntry, DeckVersion, MaybeEntry
 
 # In the order they are written and restored: everything a row points at comes before it.
-MODELS: tuple[type[models.Model], ...] = (Group, User, Token, Deck, DeckEntry)
+MODELS: tuple[type[models.Model], ...] = (
+    Group,
+    User,
+    Token,
+    Deck,
+    DeckEntry,
+    MaybeEntry,
+    DeckVersion,
+)
 LABELS = tuple(model._meta.label_lower for model in MODELS)
 _CHUNK = 900  # rows per query, under SQLite's limit on bound parameters
 
@@ -62,6 +72,8 @@ def _querysets() -> list[models.QuerySet]:
         Token.objects.select_related("user").order_by("user_id"),
         Deck.objects.select_related("owner", "game", "faction__game", "forked_from").order_by("pk"),
         DeckEntry.objects.select_related("deck", "card").order_by("pk"),
+        MaybeEntry.objects.select_related("deck", "card").order_by("pk"),
+        DeckVersion.objects.select_related("deck", "author").order_by("deck_id", "number"),
     ]
 
 
@@ -82,8 +94,8 @@ def _chunks(items: Iterable[models.Model], size: int) -> Iterator[list[models.Mo
 
 
 def write_backup(out: IO[str]) -> BackupSummary:
-    """Every user, group, token, deck and deck entry, as a fixture with natural keys, one
-    object per line."""
+    """Every user, group, token, deck, deck entry, planned card and deck version, as a fixture
+    with natural keys, one object per line."""
     counts: dict[type[models.Model], int] = {}
     # The isolation level can only be set by a transaction's first statement, so not when the
     # caller (a test) already opened one around this.
@@ -169,7 +181,9 @@ def check_backup(records: list[Record]) -> list[Problem]:
             "game__slug", "slug"
         )
     )
-    short_ids = [s for (s,) in wanted("decks.deckentry", "card", 1)]
+    short_ids = [
+        s for (s,) in wanted("decks.deckentry", "card", 1) | wanted("decks.maybeentry", "card", 1)
+    ]
     card_games: dict[str, str] = {}
     for start in range(0, len(short_ids), _CHUNK):
         card_games.update(
@@ -177,7 +191,12 @@ def check_backup(records: list[Record]) -> list[Problem]:
                 "short_id", "game__slug"
             )
         )
-    owners = [u for (u,) in wanted("decks.deck", "owner", 1) | wanted("authtoken.token", "user", 1)]
+    owners = [
+        u
+        for (u,) in wanted("decks.deck", "owner", 1)
+        | wanted("authtoken.token", "user", 1)
+        | wanted("decks.deckversion", "author", 1)
+    ]
     known_users = usernames | set(
         User.objects.filter(username__in=[u for u in owners if u not in usernames]).values_list(
             "username", flat=True
@@ -242,7 +261,7 @@ def check_backup(records: list[Record]) -> list[Problem]:
                         f"no deck with share key {source[0]!r} in the backup or the database",
                     )
                 )
-    for record, fields in by_label["decks.deckentry"]:
+    for record, fields in by_label["decks.deckentry"] + by_label["decks.maybeentry"]:
         deck = reference(record, fields, "deck", 1)
         if deck and deck[0] not in deck_games:
             problems.append(
@@ -271,6 +290,8 @@ def check_backup(records: list[Record]) -> list[Problem]:
                     f"is for {deck_game[0]}",
                 )
             )
+    deck_versions = {f.get("share_key"): f.get("version") for _, f in by_label["decks.deck"]}
+    problems += check_versions(by_label["decks.deckversion"], deck_versions, known_users)
     return problems
 
 
@@ -292,9 +313,10 @@ def restore_backup(records: list[Record]) -> BackupSummary:
         with transaction.atomic():
             share_keys = [r.data["fields"]["share_key"] for r in records if _is(r, "decks.deck")]
             for start in range(0, len(share_keys), _CHUNK):
-                DeckEntry.objects.filter(
-                    deck__share_key__in=share_keys[start : start + _CHUNK]
-                ).delete()
+                for model in (DeckEntry, MaybeEntry, DeckVersion):
+                    model.objects.filter(
+                        deck__share_key__in=share_keys[start : start + _CHUNK]
+                    ).delete()
             for record in records:
                 if _is(record, "authtoken.token"):
                     fields = record.data["fields"]
@@ -316,6 +338,7 @@ def restore_backup(records: list[Record]) -> BackupSummary:
                 current = record
                 obj.save_deferred_fields()
             current = None  # what fails from here on fails at commit, on no one line
+            counts[DeckVersion] += baselines(share_keys, records)
     except (DeserializationError, DatabaseError, ValidationError, ObjectDoesNotExist) as exc:
         detail = "; ".join(line.strip() for line in str(exc).splitlines() if line.strip())
         raise DocumentError(

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import OuterRef, Subquery
+from django.db.models import Subquery
 
 from decks.models import Deck, DeckVersion
 from engines.errors import InputError
@@ -137,9 +137,11 @@ class VersionNotFound(Exception):
 def state_at(deck: Deck, number: int) -> DeckState:
     """The deck as it was at version `number`: one query, reading the nearest keyframe at or
     before it and the changes since. VersionNotFound if that version was never kept."""
+    # The keyframe's number is a subquery of this deck alone, not of each row (OuterRef), so
+    # PostgreSQL runs it once rather than once for every version up to `number`. And SQL NULL
+    # by isnull: on a JSONField, `snapshot=None` means the JSON value null.
     keyframe = (
-        DeckVersion.objects.filter(deck=OuterRef("deck"), number__lte=number)
-        .exclude(snapshot=None)
+        DeckVersion.objects.filter(deck=deck, number__lte=number, snapshot__isnull=False)
         .order_by("-number")
         .values("number")[:1]
     )

@@ -114,6 +114,17 @@ def _write_maybe(deck: Deck, maybe: dict[int, int]) -> None:
     )
 
 
+def _unchanged(deck: Deck, version: int) -> Deck:
+    """A save that changes nothing writes nothing, but only if the deck is still at the version
+    the writer read: `deck` may be a copy read before someone else's save, so that its state
+    and this save's agree by chance (a rename back to the name it had then), and answering
+    "saved" would tell the writer their change is in when another one is."""
+    current = Deck.objects.filter(pk=deck.pk).values_list("version", flat=True).first()
+    if current != version:
+        raise DeckConflict(current or 0)
+    return deck
+
+
 def deck_create(
     *,
     owner: Any,
@@ -205,9 +216,7 @@ def deck_update(
     after = DeckState(after_cards, after_settings)
     version = expected_version if expected_version is not None else deck.version
     if after == before:
-        if version != deck.version:
-            raise DeckConflict(deck.version)
-        return deck
+        return _unchanged(deck, version)
     with transaction.atomic():
         updated = Deck.objects.filter(pk=deck.pk, version=version).update(
             version=F("version") + 1,
@@ -284,7 +293,7 @@ def deck_set_quantity(
             bounded(changed, snap.engine, "card")
         rows = DeckEntry.objects.filter(deck=deck, card_id=found.pk, zone=zone)
     if wanted == had:
-        return deck
+        return _unchanged(deck, version)
     faction_id = deck.faction_id
     settings_changed: dict[str, list[Any]] = {}
     if faction_id is None and current is not None:

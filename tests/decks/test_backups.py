@@ -1,7 +1,8 @@
 """Dump and restore of users' decks round-trips, into a catalogue loaded afresh.
 
 Each test builds several users with decks in every game (public, unlisted and private, a fork,
-cards in several zones, unicode everywhere), writes a real backup file, deletes the people, and
+cards in several zones, planned cards, a history of several versions with notes and a revert,
+unicode everywhere), writes a real backup file, deletes the people, and
 reloads the catalogue so that every game, faction and card comes back under a new integer key,
 as in a fresh database. Only then is the backup restored.
 """
@@ -17,7 +18,15 @@ from rest_framework.authtoken.models import Token
 
 from cardsite.catalogue.models import Card, Faction, Game
 from decks.models import Deck, DeckEntry
-from decks.services import Intake, RequestedCard, deck_create, deck_fork, deck_update
+from decks.services import (
+    Intake,
+    RequestedCard,
+    deck_create,
+    deck_fork,
+    deck_revert,
+    deck_set_quantity,
+    deck_update,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -69,6 +78,18 @@ def people():
         intake=Intake(tuple(requests("conquest-for-the-capital", {"battle": 4, "upgrade": 3}))),
     )
     deck_update(deck=rush, expected_version=1, changes={"name": "Dwarves rush, tuned"})
+    planned = requests("conquest-for-the-capital", {"battle": 6})[-2:]
+    deck_update(
+        deck=rush,
+        expected_version=2,
+        changes={},
+        maybe={c.short_id: 2 for c in planned},
+        author=alice,
+        note=f"Planned: {UNICODE[:40]}",
+    )
+    deck_set_quantity(deck=rush, expected_version=3, card=planned[0].short_id, step=1, author=bob)
+    deck_revert(deck=rush, expected_version=4, version=3, author=alice)
+    deck_update(deck=rush, expected_version=5, changes={}, maybe={planned[1].short_id: 1})
     deck_create(
         owner=alice,
         game=game("fate-foretold"),
@@ -138,11 +159,27 @@ def everything() -> dict:
                 "visibility": d.visibility,
                 "version": d.version,
                 "forked_from": d.forked_from.share_key if d.forked_from else None,
+                "parent_version": d.parent_version,
                 "created_at": d.created_at,
                 "updated_at": d.updated_at,
                 "entries": sorted(
                     (e.card.short_id, e.zone, e.quantity) for e in d.entries.select_related("card")
                 ),
+                "maybe": sorted(
+                    (m.card.short_id, m.quantity) for m in d.maybe.select_related("card")
+                ),
+                "versions": [
+                    (
+                        v.number,
+                        v.author.username if v.author else None,
+                        v.created_at,
+                        v.note,
+                        v.changes,
+                        v.setting_changes,
+                        v.snapshot,
+                    )
+                    for v in d.versions.select_related("author").order_by("number")
+                ],
             }
             for d in Deck.objects.select_related("owner", "game", "faction", "forked_from")
         },
@@ -195,6 +232,8 @@ def backup_by_dumpdata(path):
         "authtoken.token",
         "decks.deck",
         "decks.deckentry",
+        "decks.maybeentry",
+        "decks.deckversion",
         natural_foreign=True,
         natural_primary=True,
         output=str(path),
@@ -241,6 +280,8 @@ def test_people_and_decks_come_back_exactly_into_a_catalogue_loaded_afresh(
     else:  # dumpdata writes times to the millisecond
         assert to_milliseconds(after) == to_milliseconds(before)
     assert len(after["decks"]) == 6 and sum(len(d["entries"]) for d in after["decks"].values())
+    assert sum(len(d["versions"]) for d in after["decks"].values()) == 13
+    assert sum(len(d["maybe"]) for d in after["decks"].values()) == 1
     fork = next(d for d in after["decks"].values() if d["forked_from"])
     assert after["decks"][fork["forked_from"]]["name"] == "Dwarves rush, tuned"
     assert (fork["owner"], fork["version"], fork["visibility"]) == ("bob", 3, "unlisted")
@@ -343,10 +384,19 @@ def test_restoring_over_the_live_data_puts_restored_decks_back_and_keeps_newer_o
     rush = Deck.objects.get(name="Dwarves rush, tuned")
     deck_update(
         deck=rush,
-        expected_version=2,
+        expected_version=rush.version,
         changes={"name": "Changed after the backup"},
         intake=Intake(tuple(requests("conquest-for-the-capital", {"battle": 1}))),
+        maybe={},
     )
+    deck_set_quantity(
+        deck=rush,
+        expected_version=rush.version,
+        card=requests("conquest-for-the-capital", {"upgrade": 4})[-1].short_id,
+        zone="maybe",
+        step=1,
+    )
+    assert rush.versions.count() == 8
     Token.objects.filter(user=alice).delete()
     Token.objects.create(user=alice)
     newer = deck_create(

@@ -11,9 +11,10 @@ from decks.backups import write_backup
 
 class Command(BaseCommand):
     help = (
-        "Back up every user, API token and deck (with its cards) to a JSON file; gzipped if "
-        "the name ends in .gz. Cards are named by short id, so restore_decks can put the "
-        "decks back into a fresh database once its catalogue is loaded."
+        "Back up every user, API token and deck (with its cards, planned cards and history) to "
+        "a JSON file; gzipped if the name ends in .gz. Cards are named by short id, so "
+        "restore_decks can put the decks back into a fresh database once its catalogue is "
+        "loaded."
     )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
