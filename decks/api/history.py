@@ -6,6 +6,7 @@ again by the selectors."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.urls import reverse
@@ -54,8 +55,21 @@ from decks.services import (
 from decks.services.diff import CardLine, diff_states
 from decks.services.history import VersionNotFound, deck_state, state_at, summary
 
+# A deck's id (its share key) as a query parameter: anything else names no deck.
+DECK_ID_MAX = Deck._meta.get_field("share_key").max_length
+DECK_ID = re.compile(rf"[A-Za-z0-9_-]{{1,{DECK_ID_MAX}}}")
+DECK_ID_SCHEMA = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": DECK_ID_MAX,
+    "pattern": "^[A-Za-z0-9_-]+$",
+}
+VERSION_SCHEMA = {"type": "integer", "minimum": 1, "maximum": VERSION_MAX}
 VERSION_PATH = OpenApiParameter(
-    "number", int, OpenApiParameter.PATH, description=f"A version, 1 to {VERSION_MAX:,}."
+    "number",
+    VERSION_SCHEMA,
+    OpenApiParameter.PATH,
+    description=f"A version, 1 to {VERSION_MAX:,}.",
 )
 IF_MATCH = OpenApiParameter(
     "If-Match",
@@ -182,11 +196,13 @@ class DeckHistoryActions:
         parameters=[
             OpenApiParameter(
                 "from",
-                int,
+                VERSION_SCHEMA,
                 required=True,
                 description=f"A kept version, 1 to {VERSION_MAX:,}.",
             ),
-            OpenApiParameter("to", int, description="A kept version; the current one when absent."),
+            OpenApiParameter(
+                "to", VERSION_SCHEMA, description="A kept version; the current one when absent."
+            ),
         ],
         responses={200: DiffSerializer, 404: NOT_KEPT},
     )
@@ -269,8 +285,8 @@ class DeckHistoryActions:
     @extend_schema(
         summary="Two decks of one game compared",
         parameters=[
-            OpenApiParameter("a", str, required=True, description="A deck's id."),
-            OpenApiParameter("b", str, required=True, description="Another deck's id."),
+            OpenApiParameter("a", DECK_ID_SCHEMA, required=True, description="A deck's id."),
+            OpenApiParameter("b", DECK_ID_SCHEMA, required=True, description="Another deck's id."),
         ],
         responses={
             200: ComparisonSerializer,
@@ -282,8 +298,10 @@ class DeckHistoryActions:
         decks = []
         for side in ("a", "b"):
             value = request.query_params.get(side, "")
-            if not value:
-                raise ValidationError({side: ["Give the id of a deck you may read."]})
+            if not DECK_ID.fullmatch(value):
+                raise ValidationError(
+                    {side: [f"A deck's id: 1 to {DECK_ID_MAX} letters, digits, - or _."]}
+                )
             deck = deck_for_reader(deck_id=value, user=request.user)
             if deck is None:
                 raise NotFound(f"No deck with the id given as {side}, or it is private.")

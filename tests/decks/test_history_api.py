@@ -262,14 +262,16 @@ def test_decks_of_two_games_do_not_compare(alice):
     assert list(response.json()["errors"]) == ["b"]
 
 
-@pytest.mark.parametrize("missing", ["a", "b"])
-def test_a_comparison_needs_both_decks(alice, missing):
+@pytest.mark.parametrize("side", ["a", "b"])
+@pytest.mark.parametrize("value", [None, "", "x" * 33, "a b", "../x", "\u0661\u0662"])
+def test_a_comparison_needs_two_deck_ids(alice, side, value):
     deck = new_deck(alice, "public")
-    params = {"a": deck["id"], "b": deck["id"]}
-    del params[missing]
+    params = {"a": deck["id"], "b": deck["id"], side: value}
+    if value is None:
+        del params[side]
     response = APIClient().get(f"{DECKS}compare/", params)
     assert response.status_code == 400
-    assert list(response.json()["errors"]) == [missing]
+    assert list(response.json()["errors"]) == [side]
 
 
 def test_a_private_deck_compares_as_no_deck_at_all_for_others(alice, bob):
