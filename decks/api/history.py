@@ -94,12 +94,11 @@ STALE = {
 def version_number(value: str | None, name: str) -> int:
     """A version number from a query string: a whole number from 1 to VERSION_MAX, or a 400
     naming the parameter."""
-    if value is None or not (value.isascii() and value.isdigit()) or len(value) > 10:
+    # Ten digits at most before int(): a number thousands of digits long is refused unread.
+    digits = value is not None and value.isascii() and value.isdigit() and len(value) <= 10
+    if not digits or not 1 <= int(value or 0) <= VERSION_MAX:
         raise ValidationError({name: [f"A version is a whole number from 1 to {VERSION_MAX:,}."]})
-    number = int(value)
-    if not 1 <= number <= VERSION_MAX:
-        raise ValidationError({name: [f"A version is a whole number from 1 to {VERSION_MAX:,}."]})
-    return number
+    return int(value or 0)
 
 
 def planned_ids(game: Game, cards: list[dict[str, Any]]) -> dict[str, int]:
@@ -109,11 +108,7 @@ def planned_ids(game: Game, cards: list[dict[str, Any]]) -> dict[str, int]:
     snap = game_snapshot(game.slug)
     out: dict[str, int] = {}
     for card in cards:
-        found = (
-            snap.cards.get(card["id"].strip().lower())
-            if "id" in card
-            else snap.by_name.get(fold(card["name"]))
-        )
+        found = snap.cards.get(card["id"]) if "id" in card else snap.by_name.get(fold(card["name"]))
         if found is None:
             named = card.get("id") or card.get("name")
             raise ValidationError({"maybe": [f"{named!r} is not a {snap.name} card."]})
@@ -168,7 +163,7 @@ class DeckHistoryActions:
     def versions(self, request: Request, id: str) -> Response:
         deck = self._readable(request, id)
         paginator = StablePagination()
-        page = paginator.paginate_queryset(deck_versions(deck), request, view=self)  # type: ignore[arg-type]
+        page = paginator.paginate_queryset(deck_versions(deck), request, view=self)
         first = first_kept(deck)
         return paginator.get_paginated_response([_version(v, first) for v in page])
 
@@ -372,7 +367,7 @@ class DeckHistoryActions:
         page = paginator.paginate_queryset(
             readable_variants(deck, request.user),
             request,
-            view=self,  # type: ignore[arg-type]
+            view=self,
         )
         return paginator.get_paginated_response([_variant(v, request) for v in page])
 

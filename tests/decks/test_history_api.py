@@ -432,3 +432,20 @@ def test_a_patch_keeps_its_note_on_the_version_it_makes_and_a_no_op_makes_none(e
     too_long = api.patch(url_of(edited), {"name": "X", "note": "n" * (NOTE_MAX + 1)}, format="json")
     assert too_long.status_code == 400 and list(too_long.json()["errors"]) == ["note"]
     assert api.get(url_of(edited)).json()["name"] == "Noted"
+
+
+def test_a_page_of_versions_costs_the_same_queries_however_many_it_holds(edited, alice):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def queries_for_a_page():
+        with CaptureQueriesContext(connection) as queries:
+            assert APIClient().get(url_of(edited, "versions/")).status_code == 200
+        return len(queries)
+
+    few = queries_for_a_page()
+    api = client_for(alice)
+    for n in range(12):
+        api.patch(url_of(edited), {"name": f"Name {n}", "note": f"rename {n}"}, format="json")
+    assert APIClient().get(url_of(edited, "versions/")).json()["count"] == 15
+    assert queries_for_a_page() == few
