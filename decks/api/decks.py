@@ -131,6 +131,11 @@ class DeckFilterParams(drf_serializers.Serializer):
     ),
     partial_update=extend_schema(
         summary="Change a deck you own",
+        description=(
+            "Each change that changes something makes one version of the deck (see its "
+            "versions), with `note` kept on it; a change that changes nothing makes none and "
+            "leaves `version` as it was."
+        ),
         request=DeckPatchSerializer,
         parameters=[IF_MATCH, DECK_ETAG],
         responses={
