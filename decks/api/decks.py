@@ -1,4 +1,5 @@
-"""The deck resource: list, read, create, replace, change, delete (softly), export and fork."""
+"""The deck resource: list, read, create, replace, change, delete (softly), export and fork;
+its history, comparisons and variants are in decks.api.history."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from drf_spectacular.utils import (
 from rest_framework import serializers as drf_serializers
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import APIException, NotFound, PermissionDenied, ValidationError
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -21,8 +22,9 @@ from rest_framework.response import Response
 from cardsite.api.fields import GAME_SLUGS
 from cardsite.api.pagination import StablePagination
 from decks.api.goldfish import goldfish_response
+from decks.api.history import DeckHistoryActions, planned_ids
 from decks.api.records import deck_etag, deck_record
-from decks.api.responses import JOB_ACCEPTED, content_error
+from decks.api.responses import JOB_ACCEPTED, PreconditionRequired, content_error, stale_version
 from decks.api.serializers import (
     FORMAT_SLUGS,
     DeckErrorSerializer,
@@ -48,12 +50,6 @@ from decks.services import (
     intake_posted,
     resolve,
 )
-
-
-class PreconditionRequired(APIException):
-    status_code = 428
-    default_detail = "Send If-Match with the deck's ETag, or the version you read, to replace it."
-    default_code = "precondition_required"
 
 
 def _if_match_version(request: Request, deck: Deck) -> tuple[int | None, bool]:
@@ -135,6 +131,11 @@ class DeckFilterParams(drf_serializers.Serializer):
     ),
     partial_update=extend_schema(
         summary="Change a deck you own",
+        description=(
+            "Each change that changes something makes one version of the deck (see its "
+            "versions), with `note` kept on it; a change that changes nothing makes none and "
+            "leaves `version` as it was."
+        ),
         request=DeckPatchSerializer,
         parameters=[IF_MATCH, DECK_ETAG],
         responses={
@@ -154,7 +155,7 @@ class DeckFilterParams(drf_serializers.Serializer):
         responses={204: None},
     ),
 )
-class DeckViewSet(viewsets.ViewSet):
+class DeckViewSet(DeckHistoryActions, viewsets.ViewSet):
     lookup_field = "id"
     lookup_value_regex = "[A-Za-z0-9_-]+"
     permission_classes = [IsAuthenticatedOrReadOnly]
@@ -227,26 +228,19 @@ class DeckViewSet(viewsets.ViewSet):
         if expected is None and not partial:
             raise PreconditionRequired()
         cards = "cards" in data or "text" in data
+        not_settings = ("cards", "text", "version", "maybe", "note")
         try:
             deck = deck_update(
                 deck=deck,
                 expected_version=expected,
-                changes={k: v for k, v in data.items() if k not in ("cards", "text", "version")},
+                changes={k: v for k, v in data.items() if k not in not_settings},
                 intake=intake_posted({**data, "game": deck.game}) if cards else None,
+                maybe=planned_ids(deck.game, data["maybe"]) if "maybe" in data else None,
                 author=request.user,
+                note=data.get("note", ""),
             )
         except DeckConflict as exc:
-            return Response(
-                {
-                    "code": "stale_version",
-                    "detail": f"The deck has changed: it is now at version "
-                    f"{exc.current}. Read it again and reapply your change.",
-                    "current": exc.current,
-                },
-                status=status.HTTP_412_PRECONDITION_FAILED
-                if from_header
-                else status.HTTP_409_CONFLICT,
-            )
+            return stale_version(exc, from_header=from_header)
         except DeckContentError as exc:
             return content_error(exc)
         return Response(deck_record(deck, request), headers={"ETag": deck_etag(deck)})

@@ -8,7 +8,9 @@ from rest_framework import serializers
 from cardsite.api.fields import GameSlugField, StrictCharField, StrictIntegerField
 from cardsite.api.schema import ErrorSerializer
 from decks.decklist import MAX_CODE_CHARS, MAX_QUANTITY
+from decks.services.history import NOTE_MAX
 from decks.services.intake import MAX_ENTRIES
+from decks.services.write import MAX_MAYBE
 from engines import ENGINES
 from engines.goldfish import MAX_RUNS, PolicyParam
 
@@ -257,6 +259,21 @@ class DeckWriteSerializer(DeckInputSerializer):
         return super().validate(data)
 
 
+class PlannedCardSerializer(serializers.Serializer):
+    """A planned card: its name or its short id (exactly one), and how many."""
+
+    schema_extra = {"oneOf": [{"required": ["name"]}, {"required": ["id"]}]}
+
+    name = StrictCharField(required=False, max_length=160)
+    id = StrictCharField(required=False, max_length=12, help_text="A card's short id.")
+    quantity = StrictIntegerField(min_value=1, max_value=MAX_QUANTITY, default=1)
+
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
+        if ("name" in data) == ("id" in data):
+            raise serializers.ValidationError("Give a card's name or its id, not both.")
+        return data
+
+
 class DeckPatchSerializer(serializers.Serializer):
     schema_extra = {"not": {"required": ["cards", "text"]}}
 
@@ -267,6 +284,19 @@ class DeckPatchSerializer(serializers.Serializer):
     faction = StrictCharField(required=False, allow_null=True, max_length=60)
     cards = CardListField(required=False)
     text = StrictCharField(required=False, max_length=100_000)
+    maybe = serializers.ListField(
+        child=PlannedCardSerializer(),
+        required=False,
+        max_length=MAX_MAYBE,
+        help_text=f"The planned cards, all of them (at most {MAX_MAYBE}): they replace the "
+        "ones there were. Kept beside the deck, outside its count and its legality.",
+    )
+    note = StrictCharField(
+        required=False,
+        allow_blank=True,
+        max_length=NOTE_MAX,
+        help_text="Kept on the version this change makes (none if it changes nothing).",
+    )
     version = StrictIntegerField(required=False, min_value=1)
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
@@ -281,8 +311,20 @@ class DeckEntrySerializer(serializers.Serializer):
     card = serializers.DictField(help_text="The card, as /api/v1/cards/{id}/ gives it.")
 
 
+class ParentSerializer(serializers.Serializer):
+    id = serializers.CharField(help_text="The deck this one branched from.")
+    version = serializers.IntegerField(
+        allow_null=True, help_text="Its version when this one branched (null if not known)."
+    )
+
+
+class PlannedEntrySerializer(serializers.Serializer):
+    quantity = serializers.IntegerField()
+    card = serializers.DictField(help_text="The card, as /api/v1/cards/{id}/ gives it.")
+
+
 class DeckSerializer(serializers.Serializer):
-    """The shape of a deck read (built by views.deck_record)."""
+    """The shape of a deck read (built by decks.api.records)."""
 
     id = serializers.CharField()
     url = serializers.URLField()
@@ -295,13 +337,23 @@ class DeckSerializer(serializers.Serializer):
     description = serializers.CharField()
     visibility = serializers.CharField()
     version = serializers.IntegerField()
-    forked_from = serializers.CharField(allow_null=True)
+    forked_from = serializers.CharField(
+        allow_null=True, help_text="The parent's id (kept for older clients: see `parent`)."
+    )
+    parent = ParentSerializer(
+        allow_null=True,
+        help_text="The deck and version this one branched from; null if none, or if you may "
+        "not read it (deleted, or someone else's private deck).",
+    )
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
     legal = serializers.BooleanField()
     problems = ProblemSerializer(many=True)
     counts = serializers.DictField()
     entries = DeckEntrySerializer(many=True)
+    maybe = PlannedEntrySerializer(
+        many=True, help_text="The planned cards, outside the deck's count and legality."
+    )
 
 
 @extend_schema_field(POLICY_SCHEMA)

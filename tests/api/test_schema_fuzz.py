@@ -44,6 +44,7 @@ A_CARD = short_id_for("conquest-for-the-capital", "CFC-RB", "1")
 # Path values that name something real, by the path they go in: random ones almost never do.
 REAL_PATH_VALUES = {
     "/api/v1/decks/{id}/": {"id": [OWN_DECK, OTHERS_DECK]},
+    "/api/v1/decks/{id}/versions/{number}/": {"number": [1]},
     "/api/v1/cards/{id}/": {"id": [A_CARD]},
     "/api/v1/jobs/{key}/": {"key": [JOB]},
 }
@@ -139,7 +140,10 @@ def filter_path_parameters(context, parameters):
     if not parameters:
         return True
     values = {name: str(value) for name, value in parameters.items()}
-    return context.operation.path.format_map(values) not in CONCRETE_PATHS
+    try:
+        return context.operation.path.format_map(values) not in CONCRETE_PATHS
+    except KeyError:  # only some of a path's parameters: none of it is concrete yet
+        return True
 
 
 # What a well-formed request can still be refused for: facts the schema cannot state, and
@@ -150,6 +154,7 @@ def filter_path_parameters(context, parameters):
 # error in the same answer, and every other failure of every check, stands.
 PROXIES = {"GET /api/v1/decks/{id}/proxies.pdf", "POST /api/v1/proxies.pdf"}
 REPLACE, CHANGE = "PUT /api/v1/decks/{id}/", "PATCH /api/v1/decks/{id}/"
+REVERT = "POST /api/v1/decks/{id}/revert/"
 SAVED_DECK = {REPLACE, CHANGE}
 SAVED_DECK_GOLDFISH = {"POST /api/v1/decks/{id}/goldfish/"}
 REFUSED_FOR_A_FACT = [
@@ -167,6 +172,10 @@ REFUSED_FOR_A_FACT = [
     # A saved deck's game is not in the body, so its formats and policy options cannot be tied
     # to it there (a posted deck's are: the schema has one anyOf branch a game).
     (SAVED_DECK, "format", ".+ has no format "),
+    # Planned cards are catalogue rows too, and their copies are summed across the list.
+    (SAVED_DECK, "maybe", r"'.*' is not an? .+ card\.|A planned card's quantity is 1 to "),
+    # Which version a deck is at: reverting to it changes nothing.
+    ({REVERT}, "version", r"The deck is at version \d+ already\."),
     (
         SAVED_DECK_GOLDFISH,
         r"policy(\.\w+)?",
@@ -226,13 +235,15 @@ def _refused_for_a_fact(operation, body):
 def filter_failure(context, failure, case, response):
     """Keep every failure but a well-formed request refused for a fact (above), and a deck
     write's precondition: a PUT names the version it replaces in If-Match or in its body (a
-    choice across header and body that OpenAPI cannot state; 428 when it names neither), and
+    choice across header and body that OpenAPI cannot state; 428 when it names neither; a revert
+    likewise, with If-Match or `expected_version`), and
     an If-Match that is not the deck's ETag is a 412, as a stale body version is the 409 that
     the check already accepts."""
     if failure.code != "ST202":
         return True
     operation = context.operation.label
-    if (response.status_code, operation) in {(428, REPLACE), (412, REPLACE), (412, CHANGE)}:
+    preconditions = {(428, REPLACE), (412, REPLACE), (412, CHANGE), (428, REVERT), (412, REVERT)}
+    if (response.status_code, operation) in preconditions:
         return False
     return not (response.status_code == 400 and _refused_for_a_fact(operation, response.json()))
 

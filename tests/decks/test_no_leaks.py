@@ -6,7 +6,8 @@ from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from cardsite.catalogue.models import Card, Game
-from decks.services import Intake, RequestedCard, deck_create
+from decks.models import Deck
+from decks.services import Intake, RequestedCard, deck_branch, deck_create
 
 pytestmark = pytest.mark.django_db
 SECRET = "Secret Strategy Zeta"
@@ -61,6 +62,13 @@ def test_private_decks_are_in_no_list_or_search(private_deck, stranger):
         ("get", "/api/v1/decks/{id}/proxies.pdf"),
         ("post", "/api/v1/decks/{id}/goldfish/"),
         ("post", "/api/v1/decks/{id}/fork/"),
+        ("get", "/api/v1/decks/{id}/versions/"),
+        ("get", "/api/v1/decks/{id}/versions/1/"),
+        ("get", "/api/v1/decks/{id}/diff/?from=1"),
+        ("post", "/api/v1/decks/{id}/revert/"),
+        ("get", "/api/v1/decks/{id}/variants/"),
+        ("post", "/api/v1/decks/{id}/variants/"),
+        ("get", "/api/v1/decks/compare/?a={id}&b={id}"),
         ("patch", "/api/v1/decks/{id}/"),
         ("delete", "/api/v1/decks/{id}/"),
         ("get", "/decks/{id}/"),
@@ -97,3 +105,49 @@ def test_the_owner_still_reads_everything(private_deck):
     api.force_authenticate(deck.owner)
     assert api.get(f"/api/v1/decks/{deck.share_key}/").json()["name"] == SECRET
     assert SECRET in api.get("/api/v1/decks/", {"mine": "true"}).content.decode()
+
+
+@pytest.fixture
+def public_deck():
+    owner = User.objects.create_user("sharer", password="x-Long-pass-9")
+    return deck_create(
+        owner=owner,
+        game=Game.objects.get(slug="conquest-of-orion"),
+        format_slug="constructed",
+        name="Open Book",
+        visibility="public",
+    )
+
+
+@pytest.mark.parametrize("side", ["a", "b"])
+def test_a_private_deck_compared_with_a_public_one_is_a_404_like_no_deck(
+    private_deck, public_deck, stranger, side
+):
+    deck, _ = private_deck
+    ids = {"a": public_deck.share_key, "b": public_deck.share_key, side: deck.share_key}
+    hidden = stranger.get("/api/v1/decks/compare/", ids)
+    missing = stranger.get("/api/v1/decks/compare/", {**ids, side: "no-such-deck-id"})
+    assert hidden.status_code == missing.status_code == 404
+    assert hidden.content == missing.content
+    assert SECRET.encode() not in hidden.content
+
+
+def test_a_private_variant_or_parent_is_never_named_to_others(private_deck, public_deck, stranger):
+    deck, _ = private_deck
+    # A public variant of the private deck (made while it was public), and a private variant
+    # of the public deck: neither private deck shows through the public one.
+    public_child = deck_branch(deck=deck, owner=deck.owner, name="Child in the open")
+    Deck.objects.filter(pk=public_child.pk).update(visibility="public")
+    hidden_child = deck_branch(deck=public_deck, owner=deck.owner, name=SECRET + " II")
+    Deck.objects.filter(pk=hidden_child.pk).update(visibility="private")
+    for path in (
+        f"/api/v1/decks/{public_child.share_key}/",
+        f"/api/v1/decks/{public_child.share_key}/versions/1/",
+        f"/api/v1/decks/{public_deck.share_key}/variants/",
+        "/api/v1/decks/",
+    ):
+        response = stranger.get(path)
+        assert response.status_code == 200, path
+        assert deck.share_key not in response.content.decode(), path
+        assert hidden_child.share_key not in response.content.decode(), path
+        assert SECRET not in response.content.decode(), path
