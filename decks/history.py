@@ -109,13 +109,19 @@ def readable_variants(deck: Deck, user: Any) -> QuerySet[Deck]:
 
 
 def readable_parent(deck: Deck, user: Any) -> Deck | None:
-    """The deck `deck` branched from, if `user` may read it (never a private parent of
-    someone else, nor a deleted one)."""
+    """The deck `deck` branched from, if `user` may be shown it: never a deleted one or
+    someone else's private one, and an unlisted one only to its owner or the variant's (who
+    branched from it by its link). Anyone else may hold the variant's link without the
+    parent's, and an unlisted deck's link is shown to no one who was not given it."""
     parent = deck.forked_from if deck.forked_from_id else None
     if parent is None or parent.deleted_at is not None:
         return None
-    if parent.visibility == Deck.Visibility.PRIVATE and parent.owner_id != getattr(
-        user, "id", None
+    viewer = getattr(user, "id", None)
+    if parent.visibility == Deck.Visibility.PRIVATE and parent.owner_id != viewer:
+        return None
+    if parent.visibility == Deck.Visibility.UNLISTED and viewer not in (
+        parent.owner_id,
+        deck.owner_id,
     ):
         return None
     return parent

@@ -53,27 +53,12 @@ def _cards(deck: Deck) -> dict[CardKey, int]:
     return cards
 
 
-def nameable_parent(deck: Deck, user: Any) -> Deck | None:
-    """The parent a page may name to `user`: one they may read, and, when it is unlisted, only
-    to its owner or the variant's (who branched from it by its link). Anyone else may hold
-    the variant's link without the parent's, and an unlisted deck's link is shown to no one
-    who was not given it."""
-    parent = readable_parent(deck, user)
-    if (
-        parent is not None
-        and parent.visibility == Deck.Visibility.UNLISTED
-        and getattr(user, "id", None) not in (parent.owner_id, deck.owner_id)
-    ):
-        return None
-    return parent
-
-
 def lineage(deck: Deck, user: Any) -> Lineage | None:
     """Where `deck` branched from, for `user`: None for a deck that is no variant (or whose
     parent is gone for good); two queries when its parent may be named, none otherwise."""
     if not deck.forked_from_id:
         return None
-    parent = nameable_parent(deck, user)
+    parent = readable_parent(deck, user)
     if parent is None:
         return Lineage(None, True, deck.parent_version, None)
     differences = diff_states(
@@ -184,6 +169,6 @@ def with_parents(decks: QuerySet[Deck], user: Any) -> list[WithParent]:
     decks come with `forked_from`, as decks_listed reads them)."""
     rows = []
     for deck in decks:
-        parent = nameable_parent(deck, user) if deck.forked_from_id else None
+        parent = readable_parent(deck, user) if deck.forked_from_id else None
         rows.append(WithParent(deck, parent, bool(deck.forked_from_id) and parent is None))
     return rows

@@ -511,4 +511,4 @@ def test_the_readme_states_the_history_limits():
     assert f"{PER_PAGE} versions a page" in limits
     assert f"`page` 1 to {NUMBER_MAX:,}" in limits
     assert f"1 to {NUMBER_MAX:,}, and a version that was kept" in limits
-    assert f"a version's note | {NOTE_MAX} characters" in limits
+    assert f"at most **{NOTE_MAX}** characters (`NOTE_MAX`" in limits
