@@ -56,7 +56,8 @@ def read_filters(params: Mapping[str, str]) -> DeckFilters:
         raise InputError("sort", f"sort is one of {', '.join(SORTS)}.")
     raw_page = params.get("page", "") or "1"
     # Its length first: int() of a long run of digits is itself slow.
-    if not (raw_page.isdigit() and len(raw_page) <= 6 and 1 <= int(raw_page) <= PAGE_MAX):
+    digits = raw_page.isascii() and raw_page.isdigit()  # isdigit() alone takes "²"
+    if not (digits and len(raw_page) <= 6 and 1 <= int(raw_page) <= PAGE_MAX):
         raise InputError("page", f"page is a whole number from 1 to {PAGE_MAX:,}.")
     page = int(raw_page)
     return DeckFilters(

@@ -36,7 +36,8 @@ SEED_DIGITS = 9
 
 
 def _seed(raw: str | None) -> int | None:
-    return int(raw) if raw and raw.isdigit() and len(raw) <= SEED_DIGITS else None
+    # ASCII digits only: str.isdigit() also takes "²", which int() refuses.
+    return int(raw) if raw and raw.isascii() and raw.isdigit() and len(raw) <= SEED_DIGITS else None
 
 
 def _simulates(request: HttpRequest) -> bool:
@@ -57,7 +58,7 @@ def deck_goldfish(request: HttpRequest, deck_id: str) -> HttpResponse:
         params = request.GET.copy()
         params["seed"] = str(seed if seed is not None else random.randrange(10**SEED_DIGITS))
         if (step := params.pop("step", [""])[-1]) in ("mulligan", "discard"):
-            picks = ".".join(p for p in params.pop("pick", []) if p.isdigit())
+            picks = ".".join(p for p in params.pop("pick", []) if p.isascii() and p.isdigit())
             params["steps"] = ",".join(filter(None, [steps, f"{step}:{picks}" if picks else step]))
         return redirect(f"{request.path}?{params.urlencode()}")
     seed = seed if seed is not None else random.randrange(10**SEED_DIGITS)
@@ -123,7 +124,7 @@ def _simulate(
     request: HttpRequest, context: dict[str, Any], resolved: ResolvedDeck, seed: int
 ) -> HttpResponse | None:
     raw = request.GET.get("runs", "")
-    if not raw.isdigit() or len(raw) > 7:
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 7:
         raise InputError("runs", f"Games must be a whole number up to {context['max_runs']:,}.")
     runs = int(raw)
     policy = policy_from_form(resolved.snapshot.engine, request.GET)

@@ -24,7 +24,7 @@ PAGE_DIGITS = 5
 
 def _listing(request: HttpRequest, deck: Deck, *, status: int = 200, **extra: Any) -> HttpResponse:
     raw = request.GET.get("page", "1")
-    number = int(raw) if raw.isdigit() and len(raw) <= PAGE_DIGITS else 1
+    number = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= PAGE_DIGITS else 1
     context = {
         "deck": deck,
         "page": variant_page(deck, request.user, number),
