@@ -209,6 +209,27 @@ class ResultChart:
     y: str = "Games"
     # The values are shares of games (0 to 1), shown as percentages.
     share: bool = False
+    # For a chart of means: the key in `charts` of the same-shaped standard deviations, drawn
+    # as a spread around each mean and written beside it in the table ("2.31 ± 0.84").
+    spread: str | None = None
+
+
+@dataclass(frozen=True)
+class SummaryFigure:
+    """One row of a goldfish answer's summary table, in the game's own words.
+
+    `path` is dotted into the answer's `summary` ("total_cq.mean"); a `*` in it runs over a
+    list's items or a mapping's keys (one row each, `{part}` in the label standing for the
+    item's number or the key). `exact` names a HandOdds `summary_key` whose closed-form value
+    is shown beside the simulated one."""
+
+    path: str
+    label: str
+    # "share": 0 to 1, shown as a percentage; "mean": shown with its `spread` (a standard
+    # deviation at that dotted path) if given; "number" and "count" as they are.
+    unit: str = "number"
+    spread: str | None = None
+    exact: str | None = None
 
 
 @dataclass(frozen=True)
@@ -235,6 +256,11 @@ class GameEngine:
     goldfish_policy: tuple[Any, ...] = ()
     # How each chart of a goldfish answer is titled; a chart not named here gets its key.
     goldfish_charts: tuple[ResultChart, ...] = ()
+    # The rows of a goldfish answer's summary table, in order.
+    goldfish_summary: tuple[SummaryFigure, ...] = ()
+    # The straightforward per-game loop the product's (vectorised) `goldfish` must agree with,
+    # statistically: kept for the tests and the benchmark, never called by the site.
+    goldfish_reference: Callable[..., dict[str, Any]] | None = field(default=None, compare=False)
     # The CPU one game at the default policy costs, relative to a Conquest of Fates game
     # (measured 2026-11-23: 53,000 of those a second here). It weighs the runs a request may
     # simulate inside a web request before it must become a background job.
@@ -249,6 +275,8 @@ class GameEngine:
     hand: HandRules | None = None
     # odds(cards, policy) -> exact chances worth showing beside a hand or a simulation.
     odds: Callable[..., list[HandOdds]] | None = field(default=None, compare=False)
+    # The table a player playtests on by hand (engines.playtest): zones, opening, steps, moves.
+    table: Any = field(default=None, compare=False)
     _stats_by_key: dict[str, StatField] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
