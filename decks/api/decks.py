@@ -278,7 +278,9 @@ class DeckViewSet(DeckHistoryActions, viewsets.ViewSet):
         body = GoldfishSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         resolved = resolve(game=deck.game.slug, intake=intake_deck(deck))
-        return goldfish_response(request, resolved, body.validated_data, deck.share_key)
+        return goldfish_response(
+            request, resolved, body.validated_data, deck.share_key, format_slug=deck.format
+        )
 
     @extend_schema(
         summary="Copy a deck you can read into your own decks",

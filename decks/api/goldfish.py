@@ -20,13 +20,27 @@ from decks.api.serializers import (
     JobSerializer,
 )
 from decks.jobs import goldfish_job
-from decks.services import DeckContentError, ResolvedDeck, goldfish_run, intake_posted, resolve
+from decks.services import (
+    DeckContentError,
+    ResolvedDeck,
+    format_policy,
+    goldfish_run,
+    intake_posted,
+    resolve,
+)
 
 
 def goldfish_response(
-    request: Request, resolved: ResolvedDeck, data: dict[str, Any], deck_key: str | None = None
+    request: Request,
+    resolved: ResolvedDeck,
+    data: dict[str, Any],
+    deck_key: str | None = None,
+    format_slug: str = "",
 ) -> Response:
-    run = {"runs": data["runs"], "seed": data["seed"], "policy": data["policy"]}
+    policy = format_policy(
+        resolved=resolved, format_slug=format_slug or data.get("format", ""), policy=data["policy"]
+    )
+    run = {"runs": data["runs"], "seed": data["seed"], "policy": policy}
     job = goldfish_job(
         resolved=resolved,
         **run,

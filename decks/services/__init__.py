@@ -18,6 +18,7 @@ from decks.services.lifecycle import deck_delete, deck_restore, decks_purge
 from decks.services.listing import Standing, standings
 from decks.services.play import (
     SampleHand,
+    format_policy,
     goldfish_check,
     goldfish_run,
     goldfish_work,
@@ -71,6 +72,7 @@ __all__ = [
     "deck_update",
     "decks_purge",
     "format_for",
+    "format_policy",
     "game_snapshot",
     "goldfish_charts",
     "goldfish_check",

@@ -53,10 +53,34 @@ def hand_odds(
         {
             "label": o.label,
             "exact": o.exact,
-            "simulated": (summary or {}).get(o.summary_key) if o.summary_key else None,
+            "simulated": _at_path(summary or {}, o.summary_key) if o.summary_key else None,
         }
         for o in found
     ]
+
+
+def _at_path(summary: Mapping[str, Any], path: str) -> Any:
+    """The summary's value at a dotted path ("celestial_by_battle.0"), or None."""
+    value: Any = summary
+    for key in path.split("."):
+        if isinstance(value, Mapping):
+            value = value.get(key)
+        elif isinstance(value, list) and key.isdigit() and int(key) < len(value):
+            value = value[int(key)]
+        else:
+            return None
+    return value
+
+
+def format_policy(
+    *, resolved: ResolvedDeck, format_slug: str, policy: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The policy a simulation of a deck of this format runs: the format's own numbers for
+    the knobs it names (a format setting keyed like the knob: Speed Run's alignment target),
+    under what the player chose."""
+    keys = {p.key for p in resolved.snapshot.engine.goldfish_policy}
+    own = resolved.snapshot.format_settings(format_slug)
+    return {**{k: v for k, v in own.items() if k in keys and v is not None}, **policy}
 
 
 def policy_from_form(engine: GameEngine, form: Mapping[str, str]) -> dict[str, Any]:

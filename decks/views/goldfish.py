@@ -19,6 +19,7 @@ from decks.selectors import job_for_reader
 from decks.services import (
     ResolvedDeck,
     SampleHand,
+    format_policy,
     goldfish_charts,
     goldfish_run,
     hand_odds,
@@ -92,7 +93,10 @@ def deck_goldfish(request: HttpRequest, deck_id: str) -> HttpResponse:
         else:
             if response is not None:
                 return response
-    context["policy"] = _knobs(engine, context.get("policy_used"))
+    used = context.get("policy_used")
+    if used is None:
+        used = format_policy(resolved=resolved, format_slug=deck.format, policy={})
+    context["policy"] = _knobs(engine, used)
     return render(request, "decks/goldfish.html", context)
 
 
@@ -127,7 +131,11 @@ def _simulate(
     if not (raw.isascii() and raw.isdigit()) or len(raw) > 7:
         raise InputError("runs", f"Games must be a whole number up to {context['max_runs']:,}.")
     runs = int(raw)
-    policy = policy_from_form(resolved.snapshot.engine, request.GET)
+    policy = format_policy(
+        resolved=resolved,
+        format_slug=context["deck"].format,
+        policy=policy_from_form(resolved.snapshot.engine, request.GET),
+    )
     run = {"runs": runs, "seed": seed, "policy": policy}
     job = goldfish_job(
         resolved=resolved,

@@ -116,3 +116,34 @@ def test_the_command_refuses_too_many_runs(fates_deck):
             stdout=io.StringIO(),
             stderr=io.StringIO(),
         )
+
+
+def fate_deck(format_slug):
+    owner = User.objects.create_user(f"seer-{format_slug}", password="x-Long-pass-9")
+    nest = Card.objects.filter(card_set__code="FF-SMP", card_type__name="Nest Card")
+    sigils = Card.objects.filter(card_set__code="FF-SMP", card_type__name="Sigil")
+    requested = [RequestedCard(1, None, c.short_id) for c in nest]
+    requested += [RequestedCard(1, None, c.short_id, zone="sigils") for c in sigils]
+    return deck_create(
+        owner=owner,
+        game=Game.objects.get(slug="fate-foretold"),
+        format_slug=format_slug,
+        name="Seen",
+        visibility="public",
+        intake=Intake(tuple(requested)),
+    )
+
+
+def test_a_speed_run_deck_aligns_to_its_formats_target_unless_the_player_sets_one():
+    speed_run, nest = fate_deck("speed-run"), fate_deck("nest")
+    post = {"runs": 200, "seed": 1}
+
+    def alignment(deck, body):
+        url = f"/api/v1/decks/{deck.share_key}/goldfish/"
+        response = APIClient().post(url, body, format="json")
+        assert response.status_code == 200, response.content
+        return response.json()["summary"]["alignment"]
+
+    assert alignment(speed_run, post) == 4
+    assert alignment(nest, post) == 5
+    assert alignment(speed_run, {**post, "policy": {"alignment": 3}}) == 3
