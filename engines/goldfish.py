@@ -106,7 +106,7 @@ def histogram(values: Iterable[Any]) -> dict[str, int]:
 
 def describe(values: Sequence[float]) -> dict[str, float]:
     if not values:
-        return {"mean": 0.0, "p10": 0.0, "median": 0.0, "p90": 0.0}
+        return {"mean": 0.0, "p10": 0.0, "median": 0.0, "p90": 0.0, "sd": 0.0}
     ordered = sorted(values)
 
     def at(q: float) -> float:
@@ -117,6 +117,8 @@ def describe(values: Sequence[float]) -> dict[str, float]:
         "p10": at(0.1),
         "median": at(0.5),
         "p90": at(0.9),
+        # The spread of the values themselves (population), for a chart of means.
+        "sd": round(statistics.pstdev(ordered), 4),
     }
 
 
