@@ -119,3 +119,16 @@ def partial_shuffle(rng: np.random.Generator, rows: int, size: int, first: int) 
 def shuffled(rng: np.random.Generator, rows: int, size: int) -> IntArray:
     """A uniform shuffle of range(size) for every row, as the argsort of random keys."""
     return np.argsort(rng.random((rows, size)), axis=1).astype(np.int64)
+
+
+def first_max(values: npt.NDArray[np.int64] | npt.NDArray[np.bool_]) -> IntArray:
+    """Each row's index of its largest value, the first among equals: argmax(axis=1), a
+    column at a time, which is several times faster on the few columns of a hand."""
+    best = values[:, 0].copy()
+    index = np.zeros(len(values), np.int64)
+    for j in range(1, values.shape[1]):
+        column = values[:, j]
+        better = column > best
+        index[better] = j
+        np.maximum(best, column, out=best)
+    return index
