@@ -4,9 +4,11 @@
 
 For each game, on a legal deck built from its sample set at the default policy: full solo
 games per second through the engine's own `goldfish` (what the goldfish page and API run,
-vectorised) and through `goldfish_reference` (the per-game loop it must agree with), the
-median of several repeats, on one core, and the ratio. Target: at least 100,000 games a
-second for every game.
+vectorised) and through `goldfish_reference` (the per-game loop it must agree with, measured
+in the same run), the median of several repeats, on one core, and the ratio. Target: at
+least 100,000 games a second for every game. The last column is the game's cost in the unit
+`GameEngine.goldfish_cost` uses (a reference-loop Conquest of Fates game, 53,000 a second
+when it was set).
 """
 
 import os
@@ -25,6 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from engines import get_engine  # noqa: E402
 from engines.rules import DeckCard  # noqa: E402
 from tests.engines.fates_decks import fate_sample_deck, fates_sample_deck  # noqa: E402
+from tests.engines.sample_decks import legal_deck  # noqa: E402
+
+VECTOR_RUNS = 200_000
 
 
 def timed(fn: Callable[[], object], repeats: int = 5) -> float:
@@ -36,30 +41,35 @@ def timed(fn: Callable[[], object], repeats: int = 5) -> float:
     return statistics.median(times)
 
 
-def games_per_second(slug: str, deck: list[DeckCard], runs: int, reference_runs: int) -> str:
+def games_per_second(slug: str, deck: list[DeckCard], reference_runs: int) -> str:
     engine = get_engine(slug)
-    fast = runs / timed(lambda: engine.goldfish(deck, runs=runs, seed=1, policy={}))
+    fast = VECTOR_RUNS / timed(lambda: engine.goldfish(deck, runs=VECTOR_RUNS, seed=1, policy={}))
     slow = reference_runs / timed(
         lambda: engine.goldfish_reference(deck, runs=reference_runs, seed=1, policy={}), 3
     )
-    return f"| {engine.name} | {slow:,.0f} | {fast:,.0f} | {fast / slow:.1f}x |"
+    return (
+        f"| {engine.name} | {slow:,.0f} | {fast:,.0f} | {fast / slow:.0f}x | {53_000 / fast:.2f} |"
+    )
 
 
-def conquest_of_fates_row() -> str:
+# Each game's legal sample deck, and how many games its slow loop plays per repeat (enough
+# for a good part of a second).
+DECKS: tuple[tuple[str, Callable[[], list[DeckCard]], int], ...] = (
     # 25 units of the sample faction (one Apex) and one Celestial: three battles a game.
-    return games_per_second("conquest-of-fates", fates_sample_deck(), 200_000, 20_000)
-
-
-def fate_foretold_row() -> str:
+    ("conquest-of-fates", fates_sample_deck, 20_000),
     # The sample Nest of 64 cards and its six Sigils, the first one chosen; alignment 5.
-    return games_per_second("fate-foretold", fate_sample_deck(), 200_000, 10_000)
+    ("fate-foretold", fate_sample_deck, 10_000),
+    ("conquest-of-orion", lambda: legal_deck("conquest-of-orion"), 5_000),
+    ("conquest-alpha-tactics", lambda: legal_deck("conquest-alpha-tactics"), 5_000),
+    ("conquest-for-the-capital", lambda: legal_deck("conquest-for-the-capital"), 5_000),
+)
 
 
 def main() -> None:
-    print("| game | reference loop (games/s) | vectorised (games/s) | ratio |")
-    print("|---|---:|---:|---:|")
-    for row in (conquest_of_fates_row, fate_foretold_row):
-        print(row())
+    print("| game | reference loop (games/s) | vectorised (games/s) | ratio | cost |")
+    print("|---|---:|---:|---:|---:|")
+    for slug, deck, reference_runs in DECKS:
+        print(games_per_second(slug, deck(), reference_runs))
 
 
 if __name__ == "__main__":

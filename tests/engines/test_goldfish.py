@@ -63,7 +63,8 @@ def test_the_same_seed_gives_the_same_answer(slug):
 def test_every_chart_of_a_goldfish_answer_has_titles_from_its_engine(slug):
     engine = get_engine(slug)
     charts = engine.goldfish(small_deck(slug), runs=20, seed=1, policy={})["charts"]
-    assert set(charts) == {c.key for c in engine.goldfish_charts}
+    spreads = {c.spread for c in engine.goldfish_charts if c.spread}
+    assert set(charts) == {c.key for c in engine.goldfish_charts} | spreads
 
 
 def test_fates_tallies_seven_units_a_battle_over_three_battles():
@@ -136,11 +137,35 @@ def test_capital_an_upgrade_that_says_so_raises_the_hand_to_six():
     assert result["summary"]["attack"]["mean"] == 1.0
 
 
-def test_tactics_reshuffles_discards_so_every_round_places_sixteen_cards():
+@pytest.mark.parametrize("procedure", ["goldfish", "goldfish_reference"])
+def test_tactics_reshuffles_discards_so_every_round_places_sixteen_cards(procedure):
     deck = [card(f"T{i}", "Ship", combat_power=1) for i in range(33)]
-    result = get_engine("conquest-alpha-tactics").goldfish(deck, runs=10, seed=1, policy={})
+    run = getattr(get_engine("conquest-alpha-tactics"), procedure)
+    result = run(deck, runs=10, seed=1, policy={"plays_per_round": 16})
     assert [r["mean"] for r in result["summary"]["combat_power_per_round"]] == [16.0] * 6
     assert result["summary"]["opening_hand_by_type"] == {"Ship": 4.0}
+
+
+@pytest.mark.parametrize("procedure", ["goldfish", "goldfish_reference"])
+def test_tactics_by_default_places_one_players_share_of_the_sixteen_in_a_two_player_game(
+    procedure,
+):
+    deck = [card(f"T{i}", "Ship", combat_power=1) for i in range(33)]
+    run = getattr(get_engine("conquest-alpha-tactics"), procedure)
+    result = run(deck, runs=10, seed=1, policy={})
+    assert [r["mean"] for r in result["summary"]["combat_power_per_round"]] == [8.0] * 6
+
+
+@pytest.mark.parametrize("procedure", ["goldfish", "goldfish_reference"])
+def test_orion_charts_playable_cards_as_a_mean_with_its_spread_and_a_share_of_games(procedure):
+    deck = [card(f"C{i}", tier=1 + i % 3, cost_blue=1) for i in range(50)]
+    run = getattr(get_engine("conquest-of-orion"), procedure)
+    charts = run(deck, runs=200, seed=1, policy={})["charts"]
+    turns = len(charts["playable_cards_per_turn"])
+    assert len(charts["playable_cards_per_turn_sd"]) == len(charts["any_playable_by_turn"]) == turns
+    assert all(0 <= share <= 1 for share in charts["any_playable_by_turn"])
+    # By the last turn every game holds a playable card, and more than one on average.
+    assert charts["any_playable_by_turn"][-1] == 1.0 < charts["playable_cards_per_turn"][-1]
 
 
 def test_an_unknown_or_mistyped_policy_option_names_itself():

@@ -81,14 +81,15 @@ def test_a_form_encoded_api_body_is_refused_as_a_content_type_the_api_does_not_r
 def test_without_a_worker_a_simulation_past_a_requests_budget_is_refused_naming_the_most(
     api, deck, settings
 ):
-    # Orion's games cost about 14 of Conquest of Fates' (GameEngine.goldfish_cost), and 50
-    # turns five times the default 10: 20,000 units of work is 285 such runs.
+    # A vectorised Orion game costs a tenth of a default Conquest of Fates game
+    # (GameEngine.goldfish_cost), and 50 turns five times the default 10: 20,000 units of work
+    # is 40,000 such runs.
     settings.CELERY_BROKER_URL = ""
     url = f"/api/v1/decks/{deck.share_key}/goldfish/"
-    response = api.post(url, {"runs": 5_000, "policy": {"turns": 50}})
+    response = api.post(url, {"runs": 50_000, "policy": {"turns": 50}})
     assert response.status_code == 400
-    assert "at most 285 runs" in response.json()["errors"]["runs"][0]
-    assert api.post(url, {"runs": 285, "policy": {"turns": 50}}).status_code == 200
+    assert "at most 40,000 runs" in response.json()["errors"]["runs"][0]
+    assert api.post(url, {"runs": 40_000, "policy": {"turns": 50}}).status_code == 200
 
 
 def test_with_a_worker_a_long_simulation_becomes_a_job_by_its_work_not_its_runs(
@@ -96,4 +97,4 @@ def test_with_a_worker_a_long_simulation_becomes_a_job_by_its_work_not_its_runs(
 ):
     settings.CELERY_BROKER_URL = "memory://"
     url = f"/api/v1/decks/{deck.share_key}/goldfish/"
-    assert api.post(url, {"runs": 2_000, "policy": {"turns": 50}}).status_code == 202
+    assert api.post(url, {"runs": 50_000, "policy": {"turns": 50}}).status_code == 202
