@@ -165,3 +165,29 @@ def counted(runs: int, progress: Callable[[int], None] | None, step: int = 1000)
             progress(step)
     if progress is not None and runs % step:
         progress(runs % step)
+
+
+def at_path(summary: Mapping[str, Any], path: str) -> Any:
+    """The value at a dotted path into a goldfish summary ("celestial_by_battle.0",
+    "cards.Dr. Vance.in_opening_hand"), or None. A mapping's key may itself hold dots (card
+    names do), so at each mapping the longest run of parts that is one of its keys wins."""
+    parts = path.split(".")
+    value: Any = summary
+    i = 0
+    while i < len(parts):
+        if isinstance(value, Mapping):
+            for j in range(len(parts), i, -1):
+                key = ".".join(parts[i:j])
+                if key in value:
+                    value, i = value[key], j
+                    break
+            else:
+                return None
+        elif isinstance(value, list) and parts[i].isascii() and parts[i].isdigit():
+            index = int(parts[i])
+            if index >= len(value):
+                return None
+            value, i = value[index], i + 1
+        else:
+            return None
+    return value

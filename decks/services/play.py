@@ -10,7 +10,7 @@ from typing import Any
 from decks.services.resolve import ResolvedDeck
 from engines.base import GameEngine, HandOdds
 from engines.errors import InputError
-from engines.goldfish import MAX_RUNS, max_runs_for, resolve_policy, work_of
+from engines.goldfish import MAX_RUNS, at_path, max_runs_for, resolve_policy, work_of
 from engines.hands import HandRules, HandState, StepKind, deal, parse_steps
 
 
@@ -53,23 +53,10 @@ def hand_odds(
         {
             "label": o.label,
             "exact": o.exact,
-            "simulated": _at_path(summary or {}, o.summary_key) if o.summary_key else None,
+            "simulated": at_path(summary or {}, o.summary_key) if o.summary_key else None,
         }
         for o in found
     ]
-
-
-def _at_path(summary: Mapping[str, Any], path: str) -> Any:
-    """The summary's value at a dotted path ("celestial_by_battle.0"), or None."""
-    value: Any = summary
-    for key in path.split("."):
-        if isinstance(value, Mapping):
-            value = value.get(key)
-        elif isinstance(value, list) and key.isdigit() and int(key) < len(value):
-            value = value[int(key)]
-        else:
-            return None
-    return value
 
 
 def format_policy(

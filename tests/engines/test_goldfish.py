@@ -175,3 +175,14 @@ def test_an_unknown_or_mistyped_policy_option_names_itself():
     with pytest.raises(InputError) as excinfo:
         resolve_policy(params, {"battles": "three"})
     assert excinfo.value.field == "battles"
+
+
+def test_a_summary_path_finds_keys_that_hold_dots_and_list_items():
+    from engines.goldfish import at_path
+
+    summary = {"cards": {"Dr. Vance": {"in_opening_hand": 0.25}}, "by_battle": [0.1, 0.2]}
+    assert at_path(summary, "cards.Dr. Vance.in_opening_hand") == 0.25
+    assert at_path(summary, "by_battle.1") == 0.2
+    assert at_path(summary, "by_battle.2") is None
+    assert at_path(summary, "by_battle.²") is None
+    assert at_path(summary, "cards.Nobody.in_opening_hand") is None
