@@ -53,6 +53,7 @@ def hand_odds(
         {
             "label": o.label,
             "exact": o.exact,
+            "key": o.summary_key,
             "simulated": (summary or {}).get(o.summary_key) if o.summary_key else None,
         }
         for o in found

@@ -26,6 +26,7 @@ from decks.services import (
     policy_from_form,
     resolve,
     sample_hand,
+    summary_table,
 )
 from decks.views.common import readable_or_404
 from engines.errors import InputError
@@ -155,11 +156,15 @@ def _finished_job(request: HttpRequest, deck_id: str, resolved: ResolvedDeck) ->
 def _shown(
     result: dict[str, Any], resolved: ResolvedDeck, policy: dict[str, Any]
 ) -> dict[str, Any]:
+    engine = resolved.snapshot.engine
+    odds = hand_odds(resolved=resolved, policy=policy, summary=result["summary"])
     return {
         "result": result,
         "runs": result["runs"],
-        "charts": goldfish_charts(engine=resolved.snapshot.engine, charts=result["charts"]),
-        "odds": hand_odds(resolved=resolved, policy=policy, summary=result["summary"]),
+        "charts": goldfish_charts(engine=engine, charts=result["charts"]),
+        "summary": summary_table(
+            figures=engine.goldfish_summary, summary=result["summary"], odds=odds
+        ),
         "policy_used": policy,
     }
 
