@@ -19,6 +19,8 @@ from engines.base import SummaryFigure
 ASSUMED = "assumed"
 # The statistics engines.goldfish.describe gives, read as one figure rather than four rows.
 DESCRIBED = frozenset({"mean", "p10", "median", "p90", "sd"})
+# What an empty key (cards of no type, say) is called in a label.
+NOT_GIVEN = "(not given)"
 # Key words that say a 0-to-1 number is a share of games, for a summary with no declaration.
 SHARE_WORDS = re.compile(r"(^|_)(rate|share|chance|by_turn|within_limit|within)($|_)")
 
@@ -61,7 +63,7 @@ def summary_table(
     if figures:
         for figure in figures:
             rows += _declared(figure, summary, exact)
-            if figure.exact in exact:
+            if figure.exact is not None and figure.exact in exact:
                 used.add(figure.exact)
     else:
         rows += _flattened({k: v for k, v in summary.items() if k != ASSUMED}, ())
@@ -110,7 +112,7 @@ def _expand(
     if head == "*":
         if isinstance(node, Mapping):
             for key, child in node.items():
-                yield from _expand(child, rest, (*parts, str(key)))
+                yield from _expand(child, rest, (*parts, str(key) or NOT_GIVEN))
         elif isinstance(node, list):
             for i, child in enumerate(node, start=1):
                 yield from _expand(child, rest, (*parts, str(i)))
@@ -194,7 +196,8 @@ def _described(value: Mapping[str, Any]) -> str:
 def _flattened(node: Mapping[str, Any], labels: tuple[str, ...]) -> list[SummaryRow]:
     rows: list[SummaryRow] = []
     for key, value in node.items():
-        here = (*labels, humanised(str(key)) if not labels else str(key).replace("_", " "))
+        word = str(key) or NOT_GIVEN
+        here = (*labels, humanised(word) if not labels else word.replace("_", " "))
         label = " · ".join(here)
         if isinstance(value, Mapping) and value and set(value) <= DESCRIBED and "mean" in value:
             rows.append(SummaryRow(label, _described(value)))

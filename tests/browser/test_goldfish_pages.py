@@ -22,7 +22,8 @@ DECKS = {
         [(f't:"nest card" f:{suit}', 15, 1) for suit in ("body", "heart", "mind", "soul")],
     ),
     "conquest-for-the-capital": ("faction-deck", [("f:dwarves", 20, 1)]),
-    "conquest-alpha-tactics": ("targets", [("s:tac-smp vp>=0", 24, 1)]),
+    # A player's 33-card deck, which has a hand to draw (a target deck has none).
+    "conquest-alpha-tactics": ("faction-deck", [("f:starfleet", 33, 1)]),
 }
 
 # Every chart is drawn, and each value axis reaches past the tallest bar (and its spread),
