@@ -7,13 +7,12 @@ import random
 from typing import Any
 from urllib.parse import urlencode
 
-from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from cardsite.api.errors import as_form_error
 from cardsite.limits import client_key, throttle_page
-from decks.jobs import broker_configured, goldfish_job
+from decks.jobs import goldfish_job
 from decks.models import Job
 from decks.selectors import job_for_reader
 from decks.services import (
@@ -69,11 +68,9 @@ def deck_goldfish(request: HttpRequest, deck_id: str) -> HttpResponse:
         "deck": deck,
         "engine": engine,
         "seed": seed,
-        # Without a worker the page simulates inline, so only what a request may spend
-        # (settings.JOB_GOLDFISH_RUNS, weighed by the game); with one it goes as far as the API.
-        "max_runs": MAX_RUNS
-        if broker_configured()
-        else max(1, int(settings.JOB_GOLDFISH_RUNS / engine.goldfish_cost)),
+        # As far as the API: a long simulation becomes a job, on the worker or, without one,
+        # in a job thread (decks.jobs), and the page follows its progress.
+        "max_runs": MAX_RUNS,
     }
     try:
         hand = sample_hand(resolved=resolved, seed=seed, steps=steps)
@@ -136,6 +133,7 @@ def _simulate(
         owner=request.user,
         client=client_key(request),
         deck_key=context["deck"].share_key,
+        threaded=True,
     )
     if job is not None:
         return redirect(job)
