@@ -73,7 +73,16 @@ def test_each_games_simulation_shows_a_summary_table_and_charts_in_scale(
 ):
     page.goto(f"{server}/decks/{decks[game].share_key}/goldfish/?seed=5")
     page.get_by_label("Games", exact=False).first.fill("1000")
+    # The form is held back once, to see that it shows at once that it is working; then sent.
+    page.evaluate(
+        """() => document.querySelector('form.goldfish-form')
+          .addEventListener('submit', (e) => e.preventDefault(), { once: true })"""
+    )
     page.get_by_role("button", name="Simulate").click()
+    expect(page.locator(".simulating")).to_contain_text("Simulating")
+    expect(page.locator(".simulating progress")).to_be_visible()
+    expect(page.get_by_role("button", name="Simulate")).to_be_disabled()
+    page.evaluate("() => document.querySelector('form.goldfish-form').submit()")
     expect(page.locator("table.summary-table")).to_be_visible()
     expect(page.locator("table.summary-table tbody tr").first).to_be_visible()
     assert "{'" not in page.locator("main").inner_text()
