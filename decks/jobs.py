@@ -2,7 +2,10 @@
 
 A job is asked for with job_submit. With CELERY_BROKER_URL set, a Celery worker runs it (see
 decks.tasks) and the client follows its status URL; without a broker, the default, it runs
-right away in the asking process, so the same URLs work on a one-process site. Results are
+right away in the asking process, so the same URLs work on a one-process site, or, for a
+goldfish page's simulation estimated past GOLDFISH_INLINE_SECONDS, in a small pool of
+threads of the web process (JOB_THREADS of them, at most JOB_THREAD_MAX_ACTIVE such jobs at
+once), so that the page can show its progress instead of sitting blank. Results are
 files under media/jobs/, readable until the job expires (JOB_TTL_HOURS after it ends), when
 job_purge_expired removes the row and the file.
 
@@ -16,8 +19,10 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
 from datetime import timedelta
 from typing import Any
@@ -25,7 +30,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.files.base import ContentFile
-from django.db import connection, transaction
+from django.db import OperationalError, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -88,6 +93,11 @@ def proxies_job(
     )
 
 
+def goldfish_seconds(work: float) -> float:
+    """How long simulating `work` (goldfish_work's units) takes on one core, estimated."""
+    return work / settings.GOLDFISH_WORK_PER_SECOND
+
+
 def goldfish_job(
     *,
     resolved: ResolvedDeck,
@@ -98,13 +108,37 @@ def goldfish_job(
     client: str,
     deck_key: str | None = None,
     prefer_async: bool = False,
+    threaded: bool = False,
 ) -> Job | None:
     """A job simulating these entries if it should be one (long, or asked for); None to
     simulate inline. Raises InputError, before anything is queued, for a request the
-    simulation would refuse."""
+    simulation would refuse.
+
+    `threaded` (the goldfish page): without a broker, a simulation estimated past
+    GOLDFISH_INLINE_SECONDS runs in the web process's job threads, and the page follows its
+    progress; one below it is answered inline."""
     engine = resolved.snapshot.engine
     goldfish_check(engine=engine, runs=runs, policy=policy)
     work = goldfish_work(engine=engine, runs=runs, policy=policy)
+    params = {
+        "game": resolved.snapshot.slug,
+        "entries": [(e.card.pk, e.quantity, e.zone) for e in resolved.entries],
+        "runs": runs,
+        "seed": seed,
+        "policy": policy,
+        "deck": deck_key,
+    }
+    if threaded and not broker_configured():
+        if goldfish_seconds(work) <= settings.GOLDFISH_INLINE_SECONDS:
+            return None
+        return job_submit(
+            kind=Job.Kind.GOLDFISH,
+            params=params,
+            total=runs,
+            owner=owner,
+            client=client,
+            in_thread=True,
+        )
     threshold = settings.JOB_GOLDFISH_RUNS
     if not broker_configured() and work > threshold:
         # With no worker a job would run inside this request all the same: refuse the work
@@ -115,14 +149,6 @@ def goldfish_job(
         )
     if not _wants_background(size=round(work), threshold=threshold, prefer_async=prefer_async):
         return None
-    params = {
-        "game": resolved.snapshot.slug,
-        "entries": [(e.card.pk, e.quantity, e.zone) for e in resolved.entries],
-        "runs": runs,
-        "seed": seed,
-        "policy": policy,
-        "deck": deck_key,
-    }
     return job_submit(kind=Job.Kind.GOLDFISH, params=params, total=runs, owner=owner, client=client)
 
 
@@ -137,11 +163,14 @@ def job_submit(
     total: int,
     owner: AbstractBaseUser | AnonymousUser | None,
     client: str,
+    in_thread: bool = False,
 ) -> Job:
     """Record a job and start it: queued for a worker if a broker is configured, else run now
-    (and finished when this returns). `client` (cardsite.limits.client_key) is who asked;
-    raises LimitReached, recording nothing, when they already have as many jobs queued or
-    running as one client may."""
+    (and finished when this returns), or with `in_thread` handed to the web process's job
+    threads (and queued or running when this returns). `client` (cardsite.limits.client_key)
+    is who asked; raises LimitReached, recording nothing, when they already have as many jobs
+    queued or running as one client may, or a threaded job would pass the site's
+    JOB_THREAD_MAX_ACTIVE."""
     job_purge_expired()
     with transaction.atomic():
         _lock_for(client)
@@ -155,6 +184,8 @@ def job_submit(
                     f" per client, and you have {active}. Wait for one to finish, then ask again."
                 ),
             )
+        if in_thread:
+            _check_thread_room()
         job = Job.objects.create(
             kind=kind,
             params=params,
@@ -170,10 +201,63 @@ def job_submit(
         # After commit: the worker must find the row, and must not run a job whose request
         # failed and rolled back.
         transaction.on_commit(lambda: run_job.delay(job.key))
+    elif in_thread:
+        # After commit, as for a worker: the thread reads the row on its own connection.
+        transaction.on_commit(lambda: _job_threads().submit(_run_in_thread, job.key))
     else:
         job_run(key=job.key)
         job.refresh_from_db()
     return job
+
+
+_THREADS: ThreadPoolExecutor | None = None
+_THREADS_LOCK = threading.Lock()
+
+
+def _job_threads() -> ThreadPoolExecutor:
+    """The web process's pool of job threads, made on first use."""
+    global _THREADS
+    with _THREADS_LOCK:
+        if _THREADS is None:
+            _THREADS = ThreadPoolExecutor(
+                max_workers=settings.JOB_THREADS, thread_name_prefix="cardsite-job"
+            )
+        return _THREADS
+
+
+def _check_thread_room() -> None:
+    """Refuse a threaded job past JOB_THREAD_MAX_ACTIVE queued or running on the site: each
+    client's own limit does not stop many clients from filling the threads' queue."""
+    limit = settings.JOB_THREAD_MAX_ACTIVE
+    active = Job.objects.filter(status__in=ACTIVE).count()
+    if active >= limit:
+        raise LimitReached(
+            code="too_many_jobs",
+            message=(
+                f"Too many background jobs on the site: the limit is {limit} queued or running"
+                " at once without a worker. Ask again in a minute, or for fewer games."
+            ),
+        )
+
+
+def _run_in_thread(key: str) -> None:
+    """Run a job in a job thread, which then gives back its own database connection."""
+    try:
+        job_run(key=key)
+    except Exception:
+        # job_run fails the job itself for any error of the work; this is the database
+        # failing under it. Say so on the job if the database lets us, so nobody waits on it.
+        log.exception("job %s failed in its thread", key)
+        try:
+            _finish(
+                Job.objects.filter(key=key, status__in=ACTIVE),
+                status=Job.Status.FAILED,
+                error="The job failed unexpectedly.",
+            )
+        except Exception:
+            log.exception("job %s could not be marked failed", key)
+    finally:
+        connection.close()
 
 
 def _lock_for(client: str) -> None:
@@ -189,10 +273,10 @@ def _lock_for(client: str) -> None:
 class Progress:
     """Counts work done and writes it to the job's row now and then."""
 
-    def __init__(self, job: Job, interval: float = PROGRESS_INTERVAL) -> None:
+    def __init__(self, job: Job, interval: float | None = None) -> None:
         self.job = job
         self.done = 0
-        self.interval = interval
+        self.interval = PROGRESS_INTERVAL if interval is None else interval
         self.written_at = time.monotonic()
 
     def __call__(self, step: int) -> None:
@@ -200,7 +284,12 @@ class Progress:
         now = time.monotonic()
         if now - self.written_at >= self.interval:
             self.written_at = now
-            Job.objects.filter(pk=self.job.pk).update(done=self.done)
+            try:
+                Job.objects.filter(pk=self.job.pk).update(done=self.done)
+            except OperationalError:
+                # A busy database (SQLite's one writer) skips a progress mark; the next one
+                # catches up. Progress is for the reader: it must not fail the work.
+                log.warning("job %s: progress not written", self.job.key)
 
 
 def _run_proxies(job: Job, progress: Callable[[int], None]) -> tuple[str, bytes]:
@@ -236,14 +325,16 @@ def job_run(*, key: str) -> None:
     worker running it died (Celery's reject_on_worker_lost; the broker's visibility timeout
     is longer than any job may run), so such a job is taken again, once; after that it is
     failed. A finished job is left alone."""
-    claimed = Job.objects.filter(
-        Q(status=Job.Status.QUEUED) | Q(status=Job.Status.RUNNING, attempts__lt=MAX_ATTEMPTS),
-        key=key,
-    ).update(
-        status=Job.Status.RUNNING,
-        attempts=F("attempts") + 1,
-        started_at=timezone.now(),
-        done=0,
+    claimed = _retried(
+        lambda: Job.objects.filter(
+            Q(status=Job.Status.QUEUED) | Q(status=Job.Status.RUNNING, attempts__lt=MAX_ATTEMPTS),
+            key=key,
+        ).update(
+            status=Job.Status.RUNNING,
+            attempts=F("attempts") + 1,
+            started_at=timezone.now(),
+            done=0,
+        )
     )
     if not claimed:
         _finish(
@@ -269,10 +360,29 @@ def job_run(*, key: str) -> None:
         _finish(_this_run(job), status=Job.Status.FAILED, error="The job failed unexpectedly.")
         return
     job.result.save(name, ContentFile(content), save=False)
-    if not _finish(_this_run(job), status=Job.Status.DONE, result=job.result.name, done=F("total")):
+    finished = _retried(
+        lambda: _finish(
+            _this_run(job), status=Job.Status.DONE, result=job.result.name, done=F("total")
+        )
+    )
+    if not finished:
         # Failed meanwhile (past its time limit), or taken by another run: this result is
         # nobody's.
         job.result.delete(save=False)
+
+
+def _retried(write: Callable[[], int], attempts: int = 40) -> int:
+    """A short write tried again while SQLite refuses it as locked: a job thread writes beside
+    the web requests, and SQLite lets one writer in at a time (an in-memory database, as the
+    tests use, without waiting at all). Other errors, and PostgreSQL's, go straight up."""
+    for attempt in range(attempts):
+        try:
+            return write()
+        except OperationalError as exc:
+            if "locked" not in str(exc) or attempt == attempts - 1:
+                raise
+            time.sleep(0.05)
+    return 0
 
 
 def _this_run(job: Job) -> Any:

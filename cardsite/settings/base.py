@@ -200,6 +200,16 @@ JOB_PROXY_CARDS = env.int("JOB_PROXY_CARDS", default=100)
 JOB_GOLDFISH_RUNS = env.int("JOB_GOLDFISH_RUNS", default=20_000)
 # Background jobs one client (a user, or an address) may have queued or running at once.
 JOB_MAX_ACTIVE_PER_CLIENT = env.int("JOB_MAX_ACTIVE_PER_CLIENT", default=2)
+# Default Conquest of Fates games (goldfish_work's unit) one core simulates a second, measured
+# (engines.base.GameEngine.goldfish_cost): what a simulation's time is estimated from.
+GOLDFISH_WORK_PER_SECOND = env.float("GOLDFISH_WORK_PER_SECOND", default=50_000.0)
+# Without a broker, the goldfish page simulates inline what is estimated to take at most this
+# long; anything longer runs in a job thread of the web process, and the page shows progress.
+GOLDFISH_INLINE_SECONDS = env.float("GOLDFISH_INLINE_SECONDS", default=1.0)
+# Without a broker: threads each web process runs such jobs in, and the most such jobs queued
+# or running on the site at once (past it a page is refused with a 429 naming the limit).
+JOB_THREADS = env.int("JOB_THREADS", default=2)
+JOB_THREAD_MAX_ACTIVE = env.int("JOB_THREAD_MAX_ACTIVE", default=8)
 
 REST_FRAMEWORK = {
     # `format` is a deck format here (?format=constructed), not a renderer choice.

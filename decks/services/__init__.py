@@ -34,6 +34,7 @@ from decks.services.resolve import (
     resolve,
 )
 from decks.services.snapshot import GameSnapshot, SnapCard, game_snapshot
+from decks.services.summary import SummaryRow, SummaryTable, summary_table
 from decks.services.validate import CheckResult, check, format_for, legality, problem_json
 from decks.services.variants import deck_branch, deck_fork
 from decks.services.versions import deck_move_card, deck_revert, version_annotate
@@ -59,6 +60,8 @@ __all__ = [
     "SampleHand",
     "SnapCard",
     "Standing",
+    "SummaryRow",
+    "SummaryTable",
     "check",
     "deck_branch",
     "deck_charts",
@@ -91,5 +94,6 @@ __all__ = [
     "resolve",
     "sample_hand",
     "standings",
+    "summary_table",
     "version_annotate",
 ]

@@ -15,6 +15,7 @@ from enum import StrEnum
 from typing import Any
 
 from decks.services.resolve import ResolvedDeck, ResolvedEntry
+from decks.services.summary import NOT_GIVEN, humanised
 from engines.base import ChartKind, ChartSpec, GameEngine, ResultChart, slugify
 
 # The most bars a chart draws: past it a row of bars stops being readable, and a stat may
@@ -55,6 +56,9 @@ class DeckChart:
     numbered: bool = True
     # What the bars leave out or group, in a sentence; empty when nothing.
     note: str = ""
+    # For a chart of means (one series): each mean's standard deviation, drawn as a band of
+    # mean ± sd around the bars and written beside the mean in the table.
+    spread: tuple[float, ...] | None = None
 
     def data(self) -> dict[str, Any]:
         """The chart as JSON-ready data, for the page's script."""
@@ -68,10 +72,18 @@ class DeckChart:
             "series": [
                 {"name": s.name, "colour": s.colour, "values": list(s.values)} for s in self.series
             ],
+            # Only a chart of means has one: the builder's charts keep their shape.
+            **({"spread": list(self.spread)} if self.spread is not None else {}),
         }
 
     def rows(self) -> list[tuple[str, list[str]]]:
         """Each category with its values as text, for the table of the same numbers."""
+        if self.spread is not None:
+            means = self.series[0].values
+            return [
+                (label, [f"{_shown(mean, self.unit)} ± {_shown(sd, self.unit)}"])
+                for label, mean, sd in zip(self.labels, means, self.spread, strict=True)
+            ]
         return [
             (label, [_shown(s.values[i], self.unit) for s in self.series])
             for i, label in enumerate(self.labels)
@@ -227,9 +239,14 @@ def goldfish_charts(*, engine: GameEngine, charts: Mapping[str, Any]) -> list[De
     """A goldfish answer's charts, titled as its engine declares: histograms (value -> games,
     or plays), lists or mappings of histograms (a chart each), and per-turn lists."""
     declared = {c.key: c for c in engine.goldfish_charts}
+    # A chart of standard deviations is drawn with the means it belongs to, not on its own.
+    spreads = {c.spread for c in engine.goldfish_charts if c.spread}
     out: list[DeckChart] = []
     for key, chart in charts.items():
-        spec = declared.get(key) or ResultChart(key, key.replace("_", " ").capitalize(), "Value")
+        if key in spreads or not chart:
+            # Nothing to draw (no card of any type, no run got there): no empty frame.
+            continue
+        spec = declared.get(key) or ResultChart(key, humanised(key), "Value")
         if isinstance(chart, Mapping) and all(isinstance(v, int) for v in chart.values()):
             out.append(_histogram(spec, slugify(key), None, chart))
         elif isinstance(chart, Mapping):
@@ -243,13 +260,15 @@ def goldfish_charts(*, engine: GameEngine, charts: Mapping[str, Any]) -> list[De
                 for i, h in enumerate(chart, start=1)
             ]
         else:
-            out.append(_per_turn(spec, slugify(key), chart))
+            spread = charts.get(spec.spread) if spec.spread else None
+            out.append(_per_turn(spec, slugify(key), chart, spread))
     return out
 
 
 def _titled(spec: ResultChart, part: str | None) -> tuple[str, str]:
     if part is None:
-        return spec.title, spec.x
+        return spec.title.replace("{part}", "").strip(), spec.x.replace("{part}", "").strip()
+    part = part or NOT_GIVEN
     title = spec.title.format(part=part) if "{part}" in spec.title else f"{spec.title}: {part}"
     return title, spec.x.format(part=part)
 
@@ -285,9 +304,14 @@ def _is_whole(key: str) -> bool:
     return key.lstrip("-").isdigit() and len(key) < 12
 
 
-def _per_turn(spec: ResultChart, chart_id: str, values: Iterable[float]) -> DeckChart:
+def _per_turn(
+    spec: ResultChart, chart_id: str, values: Iterable[float], spread: Any = None
+) -> DeckChart:
     # As long as the policy's turns, which its engine bounds: never cut.
     shown = tuple(float(v) for v in values)
+    deviations = None
+    if isinstance(spread, list) and len(spread) == len(shown):
+        deviations = tuple(float(v) for v in spread)
     return DeckChart(
         id=chart_id,
         title=spec.title,
@@ -296,6 +320,7 @@ def _per_turn(spec: ResultChart, chart_id: str, values: Iterable[float]) -> Deck
         labels=tuple(str(i) for i in range(1, len(shown) + 1)),
         series=(ChartSeries(spec.y, None, shown),),
         unit=Unit.SHARE if spec.share else Unit.NUMBER,
+        spread=deviations,
     )
 
 

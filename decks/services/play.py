@@ -53,6 +53,7 @@ def hand_odds(
         {
             "label": o.label,
             "exact": o.exact,
+            "key": o.summary_key,
             "simulated": at_path(summary or {}, o.summary_key) if o.summary_key else None,
         }
         for o in found

@@ -7,13 +7,12 @@ import random
 from typing import Any
 from urllib.parse import urlencode
 
-from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from cardsite.api.errors import as_form_error
 from cardsite.limits import client_key, throttle_page
-from decks.jobs import broker_configured, goldfish_job
+from decks.jobs import goldfish_job
 from decks.models import Job
 from decks.selectors import job_for_reader
 from decks.services import (
@@ -27,6 +26,7 @@ from decks.services import (
     policy_from_form,
     resolve,
     sample_hand,
+    summary_table,
 )
 from decks.views.common import readable_or_404
 from engines.errors import InputError
@@ -69,11 +69,9 @@ def deck_goldfish(request: HttpRequest, deck_id: str) -> HttpResponse:
         "deck": deck,
         "engine": engine,
         "seed": seed,
-        # Without a worker the page simulates inline, so only what a request may spend
-        # (settings.JOB_GOLDFISH_RUNS, weighed by the game); with one it goes as far as the API.
-        "max_runs": MAX_RUNS
-        if broker_configured()
-        else max(1, int(settings.JOB_GOLDFISH_RUNS / engine.goldfish_cost)),
+        # As far as the API: a long simulation becomes a job, on the worker or, without one,
+        # in a job thread (decks.jobs), and the page follows its progress.
+        "max_runs": MAX_RUNS,
     }
     try:
         hand = sample_hand(resolved=resolved, seed=seed, steps=steps)
@@ -143,6 +141,7 @@ def _simulate(
         owner=request.user,
         client=client_key(request),
         deck_key=context["deck"].share_key,
+        threaded=True,
     )
     if job is not None:
         return redirect(job)
@@ -163,11 +162,15 @@ def _finished_job(request: HttpRequest, deck_id: str, resolved: ResolvedDeck) ->
 def _shown(
     result: dict[str, Any], resolved: ResolvedDeck, policy: dict[str, Any]
 ) -> dict[str, Any]:
+    engine = resolved.snapshot.engine
+    odds = hand_odds(resolved=resolved, policy=policy, summary=result["summary"])
     return {
         "result": result,
         "runs": result["runs"],
-        "charts": goldfish_charts(engine=resolved.snapshot.engine, charts=result["charts"]),
-        "odds": hand_odds(resolved=resolved, policy=policy, summary=result["summary"]),
+        "charts": goldfish_charts(engine=engine, charts=result["charts"]),
+        "summary": summary_table(
+            figures=engine.goldfish_summary, summary=result["summary"], odds=odds
+        ),
         "policy_used": policy,
     }
 

@@ -87,6 +87,7 @@ PAGES = [
     SitePage("builder-with-problems", who="member"),
     SitePage("proxy-form", who="member", optional=True),
     SitePage("job", who="member"),
+    SitePage("job-running", who="member"),
     SitePage("my-decks", who="member"),
     SitePage("new-deck", who="member"),
     SitePage("password-change", who="member"),
@@ -233,6 +234,18 @@ def urls(_server: str, django_db_blocker: Any) -> Iterator[dict[str, str]]:
             expires_at=timezone.now() + timedelta(days=1),
         )
         found["job"] = job.get_absolute_url()
+        # A simulation under way: its progress bar, the page refreshing itself.
+        running = Job.objects.create(
+            kind=Job.Kind.GOLDFISH,
+            owner=owner,
+            params={"deck": illegal.share_key},
+            status=Job.Status.RUNNING,
+            started_at=timezone.now(),
+            done=12_000,
+            total=50_000,
+            expires_at=timezone.now() + timedelta(days=1),
+        )
+        found["job-running"] = running.get_absolute_url()
     yield found
     with django_db_blocker.unblock():
         delete_committed(User.objects.filter(pk=owner.pk))

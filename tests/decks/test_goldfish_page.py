@@ -76,13 +76,14 @@ def test_simulating_shows_charts_and_the_exact_odds_beside_the_simulated_ones(cl
         f"/decks/{deck.share_key}/goldfish/",
         {"seed": 1, "runs": 2000, "policy_mulligan_below_units": 6},
     )
-    odds = response.context["odds"]
-    # The mulligan rate, then a Celestial drawn by each of the three battles.
-    assert len(odds) == 4 and "supply drop" in odds[0]["label"]
-    for each in odds:
-        assert abs(each["exact"] - each["simulated"]) < 0.05
+    # The mulligan rate, then a Celestial drawn by each of the three battles, each beside its
+    # closed form.
+    rows = [r for r in response.context["summary"].rows if r.exact]
+    assert len(rows) == 4
+    for row in rows:
+        assert abs(float(row.exact.rstrip("%")) - float(row.value.rstrip("%"))) < 5
     page = response.content.decode()
-    assert "CQ tallied over a game" in page and "exact" in page
+    assert "CQ tallied over a game" in page and '<th scope="col">Exact</th>' in page
 
 
 def test_a_bad_policy_value_is_a_form_error_naming_it(client):
@@ -105,3 +106,12 @@ def test_the_orion_page_says_its_income_figures_are_assumed(client):
 def test_a_private_deck_has_no_goldfish_page_for_others(client):
     deck = deck_of("fate-foretold", "FF-SMP", visibility="private")
     assert client.get(f"/decks/{deck.share_key}/goldfish/").status_code == 404
+
+
+def test_the_summary_is_a_table_of_readable_figures_never_a_python_dict(client):
+    deck = deck_of("conquest-of-orion", "ORI-SMP", "Humans")
+    response = client.get(f"/decks/{deck.share_key}/goldfish/", {"seed": 1, "runs": 50})
+    page = response.content.decode()
+    assert '<table class="summary-table">' in page and response.context["summary"].rows
+    assert "{&#x27;" not in page and "{'" not in page
+    assert "Income" in page and "blue 2" in page

@@ -10,7 +10,6 @@
     if (window.cardsiteCharts || !window.Chart) return;
     const Chart = window.Chart;
 
-    const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
     // Bars must stand out from the chart's background by 3:1 (WCAG, non-text contrast).
     const MIN_CONTRAST = 3;
 
@@ -84,7 +83,7 @@
       return lines.length > 1 ? lines : label;
     }
 
-    function options(data, colours, animate) {
+    function options(data, colours) {
       const share = data.unit === "share";
       // Named categories (types, factions) lie along the side, where long names fit.
       const across = !data.numbered;
@@ -99,7 +98,9 @@
         title: title(data.x),
         grid: { display: false },
         border: { color: colours.line },
-        ticks: { ...text, autoSkip: !across, maxRotation: 0 },
+        // Numbers along the bottom are thinned rather than cut or turned: every label shown
+        // is whole ("54", never "5"), with room between them.
+        ticks: { ...text, autoSkip: !across, autoSkipPadding: 8, maxRotation: 0 },
       };
       const values = {
         beginAtZero: true,
@@ -113,31 +114,36 @@
           callback: (value) =>
             share ? `${Math.round(Number(value) * 100)}%` : shown(Number(value), data.unit),
         },
-        ...(share ? { max: 1 } : {}),
+        // Shares run 0 to 100% whatever the data; other values get headroom above the tallest
+        // bar (or spread), so that no bar ends flush with the top of the chart.
+        ...(share ? { min: 0, max: 1 } : { grace: "5%" }),
       };
       return {
         indexAxis: across ? "y" : "x",
         responsive: true,
         maintainAspectRatio: false,
-        // Bars grow once, when first drawn; after that a resize or a new theme draws at once,
-        // not on a later frame (which a screenshot or a print could catch blank).
-        animation:
-          animate && !reducedMotion.matches
-            ? {
-                duration: 300,
-                onComplete: ({ chart }) => {
-                  chart.config.options.animation = false;
-                },
-              }
-            : false,
+        // Drawn at once, never grown: the frames of a growing chart are bars moved off their
+        // baseline and cut at the top of the chart (the "flat tops" a screenshot, a print or a
+        // tab opened in the background caught), and a chart of results is read, not watched.
+        animation: false,
+        // Room at the ends for the first and last labels, which are centred on their bars.
+        layout: { padding: { left: 4, right: 10 } },
         interaction: { mode: "index", intersect: false, axis: across ? "y" : "x" },
         scales: across ? { y: categories, x: values } : { x: categories, y: values },
         plugins: {
           legend: {
-            display: data.series.length > 1,
-            labels: { ...text, boxWidth: 12, boxHeight: 12 },
+            display: data.series.length > 1 || Boolean(data.spread),
+            // The band is one entry, "Mean ± 1 sd", for its two edges.
+            labels: {
+              ...text,
+              boxWidth: 12,
+              boxHeight: 12,
+              filter: (item, chart) => !chart.datasets[item.datasetIndex].spreadLower,
+            },
           },
           tooltip: {
+            // The spread's lines are told in the mean's line ("2.31 ± 0.84"), not on their own.
+            filter: (item) => item.dataset.spreadOf === undefined,
             backgroundColor: colours.ink,
             titleColor: colours.surface,
             bodyColor: colours.surface,
@@ -145,14 +151,16 @@
             bodyFont: { family: colours.font },
             callbacks: {
               title: (items) => `${data.x}: ${data.labels[items[0].dataIndex]}`,
-              label: (item) => ` ${item.dataset.label}: ${shown(item.raw, data.unit)}`,
+              label: (item) =>
+                ` ${item.dataset.label}: ${shown(item.raw, data.unit)}` +
+                (data.spread ? ` ± ${shown(data.spread[item.dataIndex], data.unit)}` : ""),
             },
           },
         },
       };
     }
 
-    function draw(figure, colours, animate) {
+    function draw(figure, colours) {
       const canvas = figure.querySelector("canvas");
       const source = document.getElementById(figure.dataset.chart);
       if (!canvas || !source) return;
@@ -169,23 +177,56 @@
         type: "bar",
         data: {
           labels: data.numbered ? data.labels : data.labels.map(wrapped),
-          datasets: data.series.map((s, i) => {
-            const fallback = i % 2 ? colours.second : colours.accent;
-            const colour = legible(s.colour || fallback, colours.surface);
-            return {
-              label: s.name,
-              data: s.values,
-              backgroundColor: colour,
-              hoverBackgroundColor: colour,
-              borderRadius: 3,
-              borderSkipped: "start",
-              maxBarThickness: 40,
-            };
-          }),
+          datasets: [...bars(data, colours), ...band(data, colours)],
         },
-        options: options(data, colours, animate),
+        options: options(data, colours),
       });
       figure.classList.add("drawn");
+    }
+
+    // A mean's spread, mean - sd to mean + sd, as a shaded band between two lines over the
+    // bars: Chart.js's own line and filler, rather than a plugin for error bars.
+    function band(data, colours) {
+      if (!data.spread) return [];
+      const means = data.series[0].values;
+      const edge = legible(colours.ink, colours.surface);
+      const line = (label, values, fill) => ({
+        type: "line",
+        label,
+        data: values,
+        spreadOf: 0,
+        borderColor: edge,
+        borderWidth: 1,
+        borderDash: [4, 3],
+        backgroundColor: `${edge.replace("rgb(", "rgba(").replace(")", ", 0.15)")}`,
+        pointRadius: 0,
+        fill,
+        order: 0,
+      });
+      return [
+        line("Mean ± 1 sd", means.map((m, i) => m + data.spread[i]), "+1"),
+        {
+          ...line("Mean − 1 sd", means.map((m, i) => Math.max(0, m - data.spread[i])), false),
+          spreadLower: true,
+        },
+      ];
+    }
+
+    function bars(data, colours) {
+      return data.series.map((s, i) => {
+        const fallback = i % 2 ? colours.second : colours.accent;
+        const colour = legible(s.colour || fallback, colours.surface);
+        return {
+          label: s.name,
+          data: s.values,
+          backgroundColor: colour,
+          hoverBackgroundColor: colour,
+          borderRadius: 3,
+          borderSkipped: "start",
+          maxBarThickness: 40,
+          order: 1,
+        };
+      });
     }
 
     // Every chart on the page not yet drawn (or every one, when `again`).
@@ -198,7 +239,7 @@
       const colours = theme();
       for (const figure of document.querySelectorAll("figure.chart[data-chart]")) {
         const canvas = figure.querySelector("canvas");
-        if (again || !canvas || !Chart.getChart(canvas)) draw(figure, colours, !again);
+        if (again || !canvas || !Chart.getChart(canvas)) draw(figure, colours);
       }
     }
 

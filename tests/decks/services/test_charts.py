@@ -227,3 +227,42 @@ def test_a_chart_the_engine_does_not_name_is_titled_from_its_key():
     engine = game_snapshot("conquest-of-orion").engine
     [chart] = goldfish_charts(engine=engine, charts={"hands_kept": {"1": 4, "3": 1}})
     assert chart.title == "Hands kept" and chart.labels == ("1", "2", "3")
+
+
+def _with_charts(*declared):
+    from dataclasses import replace
+
+    return replace(get_engine("conquest-of-orion"), goldfish_charts=declared)
+
+
+def test_a_chart_of_means_carries_its_spread_and_the_table_reads_mean_plus_or_minus_sd():
+    from engines.base import ResultChart
+
+    engine = _with_charts(
+        ResultChart("playable", "Playable cards", "Turn", "Cards (mean)", spread="playable_sd")
+    )
+    charts = goldfish_charts(
+        engine=engine, charts={"playable": [1.0, 2.5], "playable_sd": [0.5, 0.84]}
+    )
+    [chart] = charts
+    assert chart.spread == (0.5, 0.84) and chart.data()["spread"] == [0.5, 0.84]
+    assert chart.rows() == [("1", ["1.00 ± 0.50"]), ("2", ["2.50 ± 0.84"])]
+    assert chart.unit is Unit.NUMBER
+
+
+def test_a_share_chart_is_in_percent_and_has_no_spread():
+    from engines.base import ResultChart
+
+    engine = _with_charts(ResultChart("done", "Done by turn", "Turn", "Games", share=True))
+    [chart] = goldfish_charts(engine=engine, charts={"done": [0.25, 1.0]})
+    assert chart.unit is Unit.SHARE and chart.spread is None
+    assert chart.rows() == [("1", ["25.0%"]), ("2", ["100.0%"])]
+
+
+def test_an_empty_chart_is_not_drawn_and_an_undeclared_one_is_titled_in_words():
+    engine = _with_charts()
+    charts = goldfish_charts(
+        engine=engine, charts={"opening_hand_by_type": {}, "total_cq": {"3": 2}}
+    )
+    assert [c.title for c in charts] == ["Total CQ"]
+    assert "{part}" not in charts[0].title
