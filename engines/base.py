@@ -261,9 +261,10 @@ class GameEngine:
     # The straightforward per-game loop the product's (vectorised) `goldfish` must agree with,
     # statistically: kept for the tests and the benchmark, never called by the site.
     goldfish_reference: Callable[..., dict[str, Any]] | None = field(default=None, compare=False)
-    # The CPU one game at the default policy costs, relative to a Conquest of Fates game
-    # (measured 2026-11-23: 53,000 of those a second here). It weighs the runs a request may
-    # simulate inside a web request before it must become a background job.
+    # The CPU one game at the default policy costs, in games of Conquest of Fates' reference
+    # loop (measured 2026-11-23: 53,000 of those a second here; its vectorised game costs
+    # 0.08). It weighs the runs a request may simulate inside a web request before it must
+    # become a background job, and the time the goldfish page estimates.
     goldfish_cost: float = 1.0
     # The zone of a card whose type the rulebook does not state, from its factions; None:
     # the game's first zone.

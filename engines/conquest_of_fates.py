@@ -454,11 +454,11 @@ ENGINE = replace(
             exact="celestial_by_battle.*",
         ),
     ),
-    # The unit the other games' costs are counted in. Vectorised, a game here costs a twelfth
-    # of what the per-game loop did: 670,000 games a second on one idle core against 46,000
-    # (2026-11-24, the 26-card sample deck, tests/benchmarks/bench_goldfish.py), so the
-    # runs settings.JOB_GOLDFISH_RUNS allows inline could grow as much.
-    goldfish_cost=1.0,
+    # Costs are counted in games of this game's reference loop (GameEngine.goldfish_cost).
+    # Vectorised, a game costs about a thirteenth of one: 670,000 to 718,000 games a second
+    # on one core against 34,500 to 46,000 for the loop (2026-11-24, the 26-card sample deck,
+    # tests/benchmarks/bench_goldfish.py), rounded up.
+    goldfish_cost=0.08,
     hand=HandRules(
         opening=SUPPLY_DROP,
         per_turn=SUPPLY_DROP,

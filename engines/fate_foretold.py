@@ -571,10 +571,11 @@ ENGINE = replace(
     goldfish=goldfish,
     goldfish_reference=goldfish_reference,
     goldfish_policy=GOLDFISH_POLICY,
-    # Vectorised, a game costs about 4 Conquest of Fates games (both vectorised): 205,000
-    # against 670,000 a second on one idle core, 49,000 against 212,000 under load (2026-11-24,
-    # the sample Nest and Sigils at the default policy, tests/benchmarks/bench_goldfish.py).
-    goldfish_cost=4,
+    # Vectorised: 154,000 to 205,000 games a second on one core (2026-11-24, the sample Nest
+    # and Sigils at the default policy, tests/benchmarks/bench_goldfish.py), against 53,000
+    # games of the unit (a Conquest of Fates reference-loop game) when it was set: about a
+    # third of one, rounded up.
+    goldfish_cost=0.35,
     goldfish_charts=(
         ResultChart("turns_to_alignment", "Turn alignment is first reached", "Turn aligned"),
         ResultChart(

@@ -15,6 +15,7 @@ from cardsite.catalogue.models import Card, Game
 from decks import jobs
 from decks.models import Job
 from decks.services import Intake, RequestedCard, deck_create
+from engines import get_engine
 
 USERNAME = "threaded-goldfish"
 
@@ -77,8 +78,9 @@ def test_a_short_simulation_is_answered_inline(deck, django_db_blocker):
 def test_a_long_simulation_runs_in_a_thread_and_its_results_show_the_charts(
     deck, django_db_blocker, settings
 ):
-    # Past a second by the estimate: Orion's games weigh 14 default games each.
-    runs = int(settings.GOLDFISH_WORK_PER_SECOND * settings.GOLDFISH_INLINE_SECONDS / 14) + 100
+    # Past a second by the estimate: each game weighs its engine's goldfish_cost.
+    cost = get_engine("conquest-of-orion").goldfish_cost
+    runs = int(settings.GOLDFISH_WORK_PER_SECOND * settings.GOLDFISH_INLINE_SECONDS / cost) + 100
     with django_db_blocker.unblock():
         client = Client()
         response = client.get(f"/decks/{deck.share_key}/goldfish/", {"seed": 1, "runs": runs})
@@ -100,7 +102,8 @@ def test_a_running_jobs_progress_advances_between_polls(
     settings.GOLDFISH_INLINE_SECONDS = 0
     # Every step of progress is written, so that polls see it move.
     monkeypatch.setattr(jobs, "PROGRESS_INTERVAL", 0)
-    runs = 20_000
+    # Several of the engine's batches, each of which reports its progress.
+    runs = 200_000
     with django_db_blocker.unblock():
         client = Client()
         response = client.get(f"/decks/{deck.share_key}/goldfish/", {"seed": 2, "runs": runs})

@@ -20,6 +20,7 @@ from decks.models import Job
 from decks.printing import list_order
 from decks.proxies import SheetOptions
 from decks.services import Intake, RequestedCard, deck_create
+from engines import get_engine
 from tests.redis_dbs import redis_url
 
 pytestmark = pytest.mark.django_db
@@ -159,7 +160,9 @@ def test_with_a_broker_a_long_simulation_is_queued(owner, settings):
     deck = fates_deck(owner)
     url = f"/api/v1/decks/{deck.share_key}/goldfish/"
     assert APIClient().post(url, {"runs": 5000}, format="json").status_code == 200
-    response = APIClient().post(url, {"runs": settings.JOB_GOLDFISH_RUNS}, format="json")
+    # JOB_GOLDFISH_RUNS counts work, and each game weighs its engine's goldfish_cost.
+    runs = int(settings.JOB_GOLDFISH_RUNS / get_engine("conquest-of-fates").goldfish_cost) + 1
+    response = APIClient().post(url, {"runs": runs}, format="json")
     assert response.status_code == 202
     assert response.json()["status"] == "queued"
 
@@ -292,18 +295,19 @@ def test_a_long_simulation_on_the_goldfish_page_becomes_a_job_whose_results_show
     deck = fates_deck(owner)
     page = f"/decks/{deck.share_key}/goldfish/"
     assert 'max="1000000"' in client.get(page, follow=True).content.decode()
-    response = client.get(page, {"runs": 4000, "seed": 2, "policy_mulligan_below_units": 4})
+    # 40,000 games weigh 3,200 (goldfish_cost 0.08): past the 3,000 set above.
+    response = client.get(page, {"runs": 40000, "seed": 2, "policy_mulligan_below_units": 4})
     assert response.status_code == 302
     job = Job.objects.get()
     job_run(key=job.key)
 
     status = client.get(response["Location"]).content.decode()
-    assert "4,000 of 4,000 games simulated" in status
+    assert "40,000 of 40,000 games simulated" in status
     assert f"{page}?job={job.key}" in status
     shown = client.get(page, {"job": job.key})
     assert shown.status_code == 200
     html = shown.content.decode()
-    assert "4000 games, seed 2" in html and 'class="chart-grid"' in html
+    assert "40000 games, seed 2" in html and 'class="chart-grid"' in html
 
 
 def test_a_goldfish_page_will_not_show_another_decks_job(owner, client):
