@@ -29,6 +29,7 @@ from engines.goldfish import (
 )
 from engines.hands import HandRules
 from engines.rules import CopyLimit, DeckCard, Format, OneFaction, TypesNotAllowed, ZoneSize
+from engines.table import Choice, Clear, Deal, Table, TableZone, TurnStep, ZoneKind
 
 RULEBOOK = "conquest-for-the-capital.txt"
 
@@ -248,6 +249,95 @@ def goldfish(
 
 
 # The engine, with its goldfish procedure (defined above, after the rules it plays by).
+_RULES = HandRules(
+    opening=4,
+    zone="battle",
+    per_turn=4,
+    refill=True,
+    reshuffle_discards=True,
+    source="Setup 12: draw 4 Battle Cards; Deployment Phase: draw Battle Cards until you "
+    "have 4; reshuffle the used Battle Cards if you run out",
+)
+
+_BATTLE_CARDS = "Battle Cards: place all used Battle Cards in a discard pile"
+_PHASES = "Turn Order"
+
+TABLE = Table(
+    zones=(
+        TableZone(
+            "battle-deck",
+            "Battle deck",
+            ZoneKind.PILE,
+            "Board Setup 2: each player shuffles their battle and upgrade deck",
+            holds=("battle",),
+        ),
+        TableZone("hand", "Battle hand", ZoneKind.HAND, "Board Setup 12: draw 4 Battle Cards"),
+        TableZone(
+            "in-battle",
+            "Battle card in play",
+            ZoneKind.AREA,
+            "Battle Cards: use one of your Battle Cards in a battle; reveal simultaneously",
+        ),
+        TableZone("used", "Used Battle Cards", ZoneKind.PILE, _BATTLE_CARDS, face_up=True),
+        TableZone(
+            "upgrade-deck",
+            "Upgrade deck",
+            ZoneKind.PILE,
+            "Board Setup 2: each player shuffles their battle and upgrade deck",
+            holds=("upgrade",),
+        ),
+        TableZone(
+            "upgrade-draw",
+            "Upgrade cards drawn",
+            ZoneKind.AREA,
+            "Upgrade Cards: each faction draws 3 upgrade cards and chooses 1 to keep",
+        ),
+        TableZone(
+            "upgrades",
+            "Upgrades",
+            ZoneKind.AREA,
+            "Upgrade Cards: an active or a passive effect",
+        ),
+    ),
+    deck="battle-deck",
+    hand="hand",
+    discard="used",
+    rules=_RULES,
+    opening_name="Board setup",
+    opening_source="Board Setup 2 and 12: shuffle the battle and upgrade decks, draw 4",
+    steps=(
+        TurnStep(
+            "Deployment Phase",
+            "Battle Cards: during the Deployment Phase, draw Battle Cards until you have 4",
+            deals=(Deal(4, "battle-deck", ("hand",), refill=True),),
+        ),
+        TurnStep("Orders Phase", _PHASES),
+        TurnStep("Movement Phase 1", _PHASES),
+        TurnStep("Redistribution Phase 1", _PHASES),
+        TurnStep("Battle Phase 1", _PHASES),
+        TurnStep("Movement Phase 2", _BATTLE_CARDS, clear=(Clear(("in-battle",), "used"),)),
+        TurnStep("Redistribution Phase 2", _PHASES),
+        TurnStep("Battle Phase 2", _PHASES),
+        TurnStep("Retreat Phase", _BATTLE_CARDS, clear=(Clear(("in-battle",), "used"),)),
+        TurnStep(
+            "Upgrade Phase",
+            "Upgrade Cards: draw 3 upgrade cards and choose 1 to keep; put the remaining "
+            "cards on the bottom of your upgrade deck",
+            deals=(Deal(3, "upgrade-deck", ("upgrade-draw",)),),
+        ),
+        TurnStep("Rotate First Player", _PHASES, end_of_turn=True),
+    ),
+    choices=(
+        Choice(
+            "upgrade-draw",
+            1,
+            "upgrades",
+            "upgrade-deck",
+            "Upgrade Cards: choose 1 to keep; the rest go on the bottom of the upgrade deck",
+        ),
+    ),
+)
+
 ENGINE = replace(
     ENGINE,
     goldfish=goldfish,
@@ -259,13 +349,6 @@ ENGINE = replace(
             "defence", "Defence bonus of the Battle cards played", "Defence", "Cards played"
         ),
     ),
-    hand=HandRules(
-        opening=4,
-        zone="battle",
-        per_turn=4,
-        refill=True,
-        reshuffle_discards=True,
-        source="Setup 12: draw 4 Battle Cards; Deployment Phase: draw Battle Cards until you "
-        "have 4; reshuffle the used Battle Cards if you run out",
-    ),
+    hand=_RULES,
+    table=TABLE,
 )

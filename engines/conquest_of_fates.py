@@ -38,6 +38,7 @@ from engines.rules import (
     TypesNotAllowed,
     ZoneSize,
 )
+from engines.table import Clear, Counter, Deal, Table, TableZone, Tally, TurnStep, ZoneKind
 
 RULEBOOK = "conquest-of-fates.txt"
 
@@ -270,6 +271,119 @@ def odds(cards: Sequence[DeckCard], policy: Mapping[str, object]) -> list[HandOd
 
 
 # The engine, with its goldfish procedure (defined above, after the rules it plays by).
+_RULES = HandRules(
+    opening=SUPPLY_DROP,
+    per_turn=SUPPLY_DROP,
+    turn_name="battle",
+    hand_limit=HAND_LIMIT,
+    mulligan=Mulligan.REDRAW,
+    source="Core Rules, 1. Supply Drop (7 cards each battle); Maximum Hand Size (10, "
+    "discard at once); Mulligans (first supply drop only, once); Running Out of Cards "
+    "(draws simply do not happen)",
+)
+
+_LOCATIONS = "Game area and zones: seven numbered locations; 'You may not place more than 1 unit "
+_LOCATIONS += "in each location'"
+_FORWARD = tuple(f"location-{n}" for n in range(1, 5))
+_REAR = tuple(f"location-{n}" for n in range(5, 8))
+
+
+def _skirmish(name: str, locations: tuple[str, ...]) -> tuple[TurnStep, ...]:
+    where = f"{name} (locations {locations[0][-1]}-{locations[-1][-1]})"
+    return (
+        TurnStep(f"{name}: Celestial Phase", f"{where}: deploy a Celestial or pass"),
+        TurnStep(f"{name}: Placement Phase", f"{where}: place units from your hand face-down"),
+        TurnStep(
+            f"{name}: Deployment Phase",
+            f"{where}: reveal and deploy all face-down units, in numerical order",
+            reveal=locations,
+        ),
+    )
+
+
+TABLE = Table(
+    zones=(
+        TableZone(
+            "supply",
+            "Supply Deck",
+            ZoneKind.PILE,
+            "Game area and zones: your deck is placed here, face-down",
+            holds=("main",),
+        ),
+        TableZone("hand", "Hand", ZoneKind.HAND, "1. Supply Drop: your starting hand"),
+        *(
+            TableZone(
+                slug,
+                f"Location {slug[-1]}",
+                ZoneKind.SLOT,
+                _LOCATIONS,
+                face_up=False,
+                capacity=1,
+                group="Forward Skirmish" if slug in _FORWARD else "Rear Skirmish",
+            )
+            for slug in (*_FORWARD, *_REAR)
+        ),
+        TableZone(
+            "celestial",
+            "Celestial Zone",
+            ZoneKind.AREA,
+            "Game area and zones: Celestials are placed here directly and remain across battles",
+            group="Battle Zone",
+        ),
+        TableZone(
+            "extra",
+            "Extra Locations",
+            ZoneKind.AREA,
+            "Game area and zones: units placed by abilities or deployed at Lightspeed",
+            group="Battle Zone",
+        ),
+        TableZone(
+            "void",
+            "The Void",
+            ZoneKind.AREA,
+            "Game area and zones: removed from the game until all battles are complete",
+        ),
+        TableZone(
+            "discard",
+            "Discard Pile",
+            ZoneKind.PILE,
+            "Game area and zones: destroyed, discarded, depleted or cleaned up cards, face-up",
+            face_up=True,
+        ),
+    ),
+    deck="supply",
+    hand="hand",
+    discard="discard",
+    rules=_RULES,
+    opening_name="First supply drop",
+    opening_source="1. Supply Drop; Mulligans: only during your first supply drop, once",
+    steps=(
+        TurnStep(
+            "Supply Drop",
+            "1. Supply Drop: at the start of each battle, draw 7 cards",
+            deals=(Deal(SUPPLY_DROP, "supply", ("hand",)),),
+            # The first battle's supply drop is the opening, where the mulligan is taken.
+            deals_on_first_turn=False,
+        ),
+        *_skirmish("Forward Skirmish", _FORWARD),
+        *_skirmish("Rear Skirmish", _REAR),
+        TurnStep(
+            "Tallying",
+            "4. Tallying: add the CQ of your face-up units across the Battle Zone, including "
+            "the Extra Locations, to your Conquest Pool",
+            tally=(Tally("cq", "cq", (*_FORWARD, *_REAR, "extra")),),
+        ),
+        TurnStep(
+            "Clean Up",
+            "5. Clean Up: send all units in your Battle Zone (including extra locations) to "
+            "your Discard Pile; Celestials remain",
+            clear=(Clear((*_FORWARD, *_REAR, "extra"), "discard"),),
+            end_of_turn=True,
+        ),
+    ),
+    counters=(Counter("cq", "Conquest Pool (CQ)", "Setup: each Conquest Pool starts at 0"),),
+)
+
 ENGINE = replace(
     ENGINE,
     goldfish=goldfish,
@@ -278,15 +392,7 @@ ENGINE = replace(
         ResultChart("total_cq", "CQ tallied over a game", "Total CQ"),
         ResultChart("cq_per_battle", "CQ tallied in battle {part}", "CQ"),
     ),
-    hand=HandRules(
-        opening=SUPPLY_DROP,
-        per_turn=SUPPLY_DROP,
-        turn_name="battle",
-        hand_limit=HAND_LIMIT,
-        mulligan=Mulligan.REDRAW,
-        source="Core Rules, 1. Supply Drop (7 cards each battle); Maximum Hand Size (10, "
-        "discard at once); Mulligans (first supply drop only, once); Running Out of Cards "
-        "(draws simply do not happen)",
-    ),
+    hand=_RULES,
+    table=TABLE,
     odds=odds,
 )

@@ -24,6 +24,7 @@ from engines.goldfish import (
 )
 from engines.hands import HandRules
 from engines.rules import CopyLimit, DeckCard, Format, TypesNotAllowed, ZoneSize
+from engines.table import Choice, Deal, Table, TableZone, TurnStep, ZoneKind
 
 RULEBOOK = "fate-foretold.txt"
 
@@ -222,6 +223,91 @@ def goldfish(
 
 
 # The engine, with its goldfish procedure (defined above, after the rules it plays by).
+_RULES = HandRules(
+    opening=3,
+    zone="nest",
+    per_turn=1,
+    hand_limit=5,
+    limit_at_end_of_turn=True,
+    discard_to_bottom=True,
+    source="How to Play: deal three cards to each player; Step 2: Draw; Rule 5: at the end "
+    "of your turn keep 5 cards in hand; Rule 3: Fates Never Fade (to the bottom of the nest)",
+)
+
+TABLE = Table(
+    zones=(
+        TableZone(
+            "nest",
+            "Nest",
+            ZoneKind.PILE,
+            "Glossary: Nest, the deck of unplayed, facedown cards",
+            holds=("nest",),
+        ),
+        TableZone(
+            "sigils",
+            "Sigils",
+            ZoneKind.PILE,
+            "How to Play: shuffle the Sigils face-down and let each player choose one",
+            holds=("sigils",),
+        ),
+        TableZone(
+            "sigil",
+            "Your Sigil",
+            ZoneKind.AREA,
+            "How to Play: each player places their Sigil face up in front of them",
+        ),
+        TableZone("hand", "Hand", ZoneKind.HAND, "How to Play: your starting hand of three"),
+        TableZone(
+            "field",
+            "Field",
+            ZoneKind.AREA,
+            "Rule 5: at the end of your turn you may only keep 5 non-sigil cards in play; "
+            "Glossary: Bury, to the bottom of the nest",
+            limit=5,
+        ),
+        TableZone(
+            "aside",
+            "Sigils of other players",
+            ZoneKind.AREA,
+            "How to Play: each player chooses one Sigil",
+            face_up=False,
+            peek=False,
+        ),
+    ),
+    deck="nest",
+    hand="hand",
+    # Rule 3: Fates Never Fade, there is no discard pile.
+    discard=None,
+    rules=_RULES,
+    opening_name="How to Play",
+    opening_source="How to Play: choose a Sigil; shuffle the Nest and deal three cards",
+    discard_name="Discard or bury",
+    choices=(
+        Choice(
+            "sigils",
+            1,
+            "sigil",
+            "aside",
+            "How to Play: shuffle the Sigils face-down and let each player choose one",
+        ),
+    ),
+    steps=(
+        TurnStep("Step 1: Check", "Step 1: check for cards with a beginning-of-turn effect"),
+        TurnStep(
+            "Step 2: Draw",
+            "Step 2: draw a card from the Nest (Rule 4: draw 1 and play 1, or draw 2)",
+            deals=(Deal(1, "nest", ("hand",)),),
+        ),
+        TurnStep("Step 3: Play", "Step 3: choose a card in your hand and play it"),
+        TurnStep(
+            "Step 4: End",
+            "Step 4 and Rule 5: bury down to 5 non-sigil cards in play, then discard down to "
+            "5 cards in hand",
+            end_of_turn=True,
+        ),
+    ),
+)
+
 ENGINE = replace(
     ENGINE,
     goldfish=goldfish,
@@ -233,14 +319,6 @@ ENGINE = replace(
             "aligned_by_turn", "Aligned by each turn", "Turn", "Share of games", share=True
         ),
     ),
-    hand=HandRules(
-        opening=3,
-        zone="nest",
-        per_turn=1,
-        hand_limit=5,
-        limit_at_end_of_turn=True,
-        discard_to_bottom=True,
-        source="How to Play: deal three cards to each player; Step 2: Draw; Rule 5: at the end "
-        "of your turn keep 5 cards in hand; Rule 3: Fates Never Fade (to the bottom of the nest)",
-    ),
+    hand=_RULES,
+    table=TABLE,
 )
