@@ -41,7 +41,7 @@
   });
 
   document.addEventListener("dragstart", function (event) {
-    var summary = event.target.closest && event.target.closest("summary[data-card]");
+    var summary = event.target.closest && event.target.closest(".pt-card[data-card]");
     if (!summary) return;
     dragged = summary.dataset.card;
     event.dataTransfer.setData("text/plain", dragged);
