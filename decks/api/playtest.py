@@ -80,6 +80,9 @@ def _fits(value: Any, spec: dict[str, Any]) -> bool:
     return spec.get("minimum", value) <= value <= spec.get("maximum", value)
 
 
+_LIST_KEYS = ("game", "format", "faction", "cards", "text")
+
+
 @extend_schema_field({"type": "array", "items": ACTION_SCHEMA, "maxItems": MAX_ACTIONS})
 class ActionsField(serializers.Field):
     def to_internal_value(self, data: Any) -> list[dict[str, Any]]:
@@ -96,12 +99,14 @@ class ActionsField(serializers.Field):
 
 
 class PlaytestSerializer(DeckInputSerializer):
+    # A saved deck's id alone, or a posted list (as DeckInputSerializer's, game by game).
     schema_extra = {
         "oneOf": [
-            {"required": ["deck"], "not": {"anyOf": [{"required": ["game"]}]}},
-            {"required": ["game", "format", "cards"]},
-            {"required": ["game", "format", "text"]},
-        ]
+            {"required": ["deck"], "not": {"anyOf": [{"required": [k]} for k in _LIST_KEYS]}},
+            {"required": ["game", "format", "cards"], "not": {"required": ["deck"]}},
+            {"required": ["game", "format", "text"], "not": {"required": ["deck"]}},
+        ],
+        "anyOf": DeckInputSerializer.schema_extra["anyOf"],
     }
 
     deck = serializers.RegexField(
@@ -128,7 +133,7 @@ class PlaytestSerializer(DeckInputSerializer):
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
         if "deck" in data:
-            if {"game", "format", "cards", "text", "faction"} & set(data):
+            if set(_LIST_KEYS) & set(data):
                 raise serializers.ValidationError("Give a `deck`, or a game, format and cards.")
             return data
         if "game" not in data or "format" not in data:
