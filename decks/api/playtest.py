@@ -114,8 +114,8 @@ class PlaytestSerializer(DeckInputSerializer):
         required=False,
         help_text="A saved deck's id (one you may read), instead of game, format and cards.",
     )
+    # Required: the table is a function of it, and so the body is never empty.
     seed = StrictIntegerField(
-        default=0,
         min_value=0,
         max_value=MAX_SEED,
         help_text=f"The shuffle: 0 to {MAX_SEED:,}. The same seed and actions, the same table.",

@@ -94,7 +94,7 @@ REAL_BODIES = {
     ("/api/v1/decks/", "post"): {**A_DECK, "name": "Fuzzed"},
     ("/api/v1/decks/validate/", "post"): A_DECK,
     ("/api/v1/goldfish/", "post"): {**A_DECK, "runs": 10},
-    ("/api/v1/playtest/", "post"): {**A_DECK, "actions": [{"do": "draw"}]},
+    ("/api/v1/playtest/", "post"): {**A_DECK, "seed": 1, "actions": [{"do": "draw"}]},
     ("/api/v1/proxies.pdf", "post"): A_DECK,
 }
 

@@ -58,6 +58,7 @@ def test_a_posted_decklist_is_playtested_too():
         "format": "faction-deck",
         "cards": [{"id": c.short_id} for c in cards],
         "actions": [{"do": "next"}],
+        "seed": 3,
     }
     response = post(body)
     assert response.status_code == 200, response.content
@@ -66,7 +67,7 @@ def test_a_posted_decklist_is_playtested_too():
 
 def test_an_action_the_rules_refuse_is_a_400_naming_it_and_its_index(fates_deck):
     actions = [{"do": "next"}, {"do": "mulligan"}]
-    response = post({"deck": fates_deck.share_key, "actions": actions})
+    response = post({"deck": fates_deck.share_key, "seed": 1, "actions": actions})
     assert response.status_code == 400
     body = response.json()
     assert body["code"] == "invalid_action" and body["index"] == 1
@@ -87,7 +88,7 @@ def test_an_action_the_rules_refuse_is_a_400_naming_it_and_its_index(fates_deck)
     ],
 )
 def test_out_of_bounds_input_is_a_400_naming_the_field(fates_deck, body, field):
-    response = post({"deck": fates_deck.share_key, **body})
+    response = post({"deck": fates_deck.share_key, "seed": 1, **body})
     assert response.status_code == 400
     assert field in response.json()["errors"]
 
@@ -95,13 +96,19 @@ def test_out_of_bounds_input_is_a_400_naming_the_field(fates_deck, body, field):
 def test_a_private_deck_is_a_404_to_others_and_dealt_to_its_owner(fates_deck, owner):
     fates_deck.visibility = "private"
     fates_deck.save()
-    assert post({"deck": fates_deck.share_key}).status_code == 404
+    assert post({"deck": fates_deck.share_key, "seed": 1}).status_code == 404
     mine = APIClient()
     mine.force_authenticate(owner)
-    assert post({"deck": fates_deck.share_key}, mine).status_code == 200
+    assert post({"deck": fates_deck.share_key, "seed": 1}, mine).status_code == 200
+    assert post({"deck": fates_deck.share_key}, mine).status_code == 400  # no seed
 
 
 def test_a_deck_and_a_decklist_together_are_refused(fates_deck):
-    body = {"deck": fates_deck.share_key, "game": "conquest-of-fates", "format": "standard"}
+    body = {
+        "deck": fates_deck.share_key,
+        "game": "conquest-of-fates",
+        "format": "standard",
+        "seed": 1,
+    }
     assert post(body).status_code == 400
-    assert post({}).status_code == 400
+    assert post({"seed": 1}).status_code == 400
