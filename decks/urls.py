@@ -29,6 +29,7 @@ urlpatterns = [
     path("decks/<str:deck_id>/export.<str:extension>", views.deck_export_file, name="export-file"),
     path("decks/<str:deck_id>/og.png", views.deck_og_image, name="og-image"),
     path("decks/<str:deck_id>/goldfish/", views.deck_goldfish, name="goldfish"),
+    path("decks/<str:deck_id>/playtest/", views.deck_playtest, name="playtest"),
     path("decks/<str:deck_id>/edit/", views.deck_edit, name="edit"),
     path("decks/<str:deck_id>/edit/card/", views.deck_edit_card, name="edit-card"),
     path("decks/<str:deck_id>/edit/maybe/", views.deck_edit_maybe, name="edit-maybe"),

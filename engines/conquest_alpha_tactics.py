@@ -23,6 +23,7 @@ from engines.conquest_alpha_tactics_goldfish import (
 )
 from engines.hands import HandRules
 from engines.rules import CardsNotAllowed, DeckCard, Format, OneFaction, TypesNotAllowed, ZoneSize
+from engines.table import Clear, Counter, Deal, Table, TableZone, Tally, TurnStep, ZoneKind
 
 RULEBOOK = "star-trek-conquest-alpha-tactics.txt"
 
@@ -211,6 +212,121 @@ ENGINE = GameEngine(
 
 
 # The engine, with its goldfish procedure (engines/conquest_alpha_tactics_goldfish.py).
+_RULES = HandRules(
+    opening=4,
+    zone="main",
+    turn_name="round",
+    per_turn=4,
+    refill=True,
+    reshuffle_discards=True,
+    source="Setup: each player draws four cards; Rules for Playing and Drawing: after "
+    "playing or discarding, draw back up to four; shuffle the discard pile when the draw "
+    "pile is empty",
+)
+
+_ROWS = tuple(f"row-{n}" for n in range(1, 5))
+_ROW = (
+    "6 Round Overview: four target cards begin four rows; 6.1: when a card is placed face down "
+    "in a row, the card immediately above it is revealed; face-down cards may not be viewed "
+    "again, not even by the player who placed them"
+)
+
+TABLE = Table(
+    zones=(
+        TableZone(
+            "draw",
+            "Draw pile",
+            ZoneKind.PILE,
+            "5 Game Setup: Draw Pile, kept face down",
+            holds=("main",),
+        ),
+        TableZone("hand", "Hand", ZoneKind.HAND, "5 Game Setup: each player draws four cards"),
+        *(
+            TableZone(
+                slug,
+                f"Row {slug[-1]}",
+                ZoneKind.AREA,
+                _ROW,
+                face_up=False,
+                peek=False,
+                reveal_above=True,
+                group="Rows",
+            )
+            for slug in _ROWS
+        ),
+        TableZone(
+            "target-pile",
+            "Target card pile",
+            ZoneKind.PILE,
+            "5 Game Setup: shuffle the target cards and place them as a target card pile",
+            holds=("targets",),
+        ),
+        TableZone(
+            "won",
+            "Target Card Area",
+            ZoneKind.AREA,
+            "5 Game Setup: conquered target cards, face up",
+        ),
+        TableZone(
+            "discard",
+            "Discard pile",
+            ZoneKind.PILE,
+            "5 Game Setup: Discard Pile, kept face up",
+            face_up=True,
+        ),
+        TableZone(
+            "aside",
+            "Targets set aside",
+            ZoneKind.AREA,
+            "Assumption (solo playtest): a target left in a row after scoring, which the "
+            "rulebook gives to another player, is set aside",
+        ),
+    ),
+    deck="draw",
+    hand="hand",
+    discard="discard",
+    rules=_RULES,
+    opening_name="Game setup",
+    opening_source="5 Game Setup: shuffle your deck and the target cards; draw four cards",
+    refill_after_play=True,
+    discard_name="Pass and discard",
+    steps=(
+        TurnStep(
+            "Deployment Phase",
+            "6 Round Overview: four target cards are laid out face up as the beginning of four "
+            "rows; 6.1: play one card face down into any row, or pass and discard",
+            deals=(Deal(1, "target-pile", _ROWS, face_up=True),),
+        ),
+        TurnStep(
+            "Reveal Phase",
+            "6.2 Reveal Phase: all cards still face down in the four rows are revealed",
+            reveal=_ROWS,
+        ),
+        TurnStep(
+            "Scoring Phase",
+            "6.3 Scoring Phase: conquered target cards go to the Target Card Area; 7: the most "
+            "victory points wins",
+        ),
+        TurnStep(
+            "Start of a New Round",
+            "6.4: laid-out cards go to the personal discard piles; players keep their hands",
+            clear=(
+                Clear(_ROWS, "discard", deck_zones=("main",)),
+                Clear(_ROWS, "aside", deck_zones=("targets",)),
+            ),
+            tally=(Tally("vp", "victory_points", ("won",), add=False),),
+            end_of_turn=True,
+        ),
+    ),
+    counters=(
+        Counter(
+            "vp",
+            "Victory points",
+            "7 End of the Game: victory points of conquered targets, plus bonuses",
+        ),
+    ),
+)
+
 ENGINE = replace(
     ENGINE,
     goldfish=goldfish,
@@ -250,15 +366,6 @@ ENGINE = replace(
     ),
     odds=odds,
     untyped_zone=_untyped_zone,
-    hand=HandRules(
-        opening=4,
-        zone="main",
-        turn_name="round",
-        per_turn=4,
-        refill=True,
-        reshuffle_discards=True,
-        source="Setup: each player draws four cards; Rules for Playing and Drawing: after "
-        "playing or discarding, draw back up to four; shuffle the discard pile when the draw "
-        "pile is empty",
-    ),
+    hand=_RULES,
+    table=TABLE,
 )

@@ -18,6 +18,7 @@ from engines.base import (
 from engines.conquest_of_orion_goldfish import GOLDFISH_POLICY, goldfish, goldfish_reference, odds
 from engines.hands import HandRules, Mulligan
 from engines.rules import Format, OneFaction, TypesNotAllowed, ZoneSize
+from engines.table import Counter, Deal, Table, TableZone, TurnStep, ZoneKind
 
 RULEBOOK = "conquest-of-orion.txt"
 
@@ -213,6 +214,72 @@ ENGINE = GameEngine(
 
 
 # The engine, with its goldfish procedure (engines/conquest_of_orion_goldfish.py).
+_RULES = HandRules(
+    opening=4,
+    per_turn=1,
+    mulligan=Mulligan.EXCHANGE,
+    source="§1.3 Game Start: draw four, then exchange any number by putting them on the "
+    "bottom and drawing that many; §1.6: each turn begins with drawing a card",
+)
+_RESOURCE = "§1.5 Resources: gained at the beginning of each turn; at most six of each type"
+
+TABLE = Table(
+    zones=(
+        TableZone("deck", "Deck", ZoneKind.PILE, "§1.2 Terminology: Deck", holds=("main",)),
+        TableZone("hand", "Hand", ZoneKind.HAND, "§1.2 Terminology: Hand"),
+        TableZone(
+            "galaxy",
+            "Galaxy",
+            ZoneKind.AREA,
+            "§1.2 Terminology: Galaxy, the in-play zone; §1.9 Ready and Exhausted",
+            exhaust=True,
+        ),
+        TableZone(
+            "graveyard",
+            "Graveyard",
+            ZoneKind.PILE,
+            "§1.2 Terminology: Graveyard, where destroyed and discarded cards go",
+            face_up=True,
+        ),
+        TableZone(
+            "removed",
+            "Removed from existence",
+            ZoneKind.AREA,
+            "§1.2 Terminology: Remove from existence, another discard pile",
+        ),
+    ),
+    deck="deck",
+    hand="hand",
+    discard="graveyard",
+    rules=_RULES,
+    opening_name="Game start",
+    opening_source=_RULES.source,
+    steps=(
+        TurnStep(
+            "Beginning of turn",
+            "§1.10: ready all your cards in the galaxy, draw a card, gain resources",
+            ready=("galaxy",),
+            deals=(Deal(1, "deck", ("hand",)),),
+        ),
+        TurnStep("Economy phase", "§1.10: play cards from your hand; conquer planets"),
+        TurnStep("Assaulter's step", "§1.10: assault your opponent's planets"),
+        TurnStep("Defender's step", "§1.10: the opponent defends or retreats"),
+        TurnStep("Pre-Combat step", "§1.10: fast abilities"),
+        TurnStep("Combat phase", "§1.10: units and planets attack each other"),
+        TurnStep("Post-Combat Economy phase", "§1.10: identical to the economy phase"),
+        TurnStep("Post-Combat Movement phase", "§1.10: the opponent moves units"),
+        TurnStep(
+            "End of turn", "§1.10: effects that last until end of turn wear off", end_of_turn=True
+        ),
+    ),
+    counters=(
+        Counter("blue", "Blue", _RESOURCE, maximum=6),
+        Counter("gold", "Gold", _RESOURCE, maximum=6),
+        Counter("red", "Red", _RESOURCE, maximum=6),
+        Counter("tier", "Tier", "§1.7 Tier: you start at Tier 1", start=1, minimum=1),
+    ),
+)
+
 ENGINE = replace(
     ENGINE,
     goldfish=goldfish,
@@ -270,11 +337,6 @@ ENGINE = replace(
     ),
     odds=odds,
     unaligned_label="No race",
-    hand=HandRules(
-        opening=4,
-        per_turn=1,
-        mulligan=Mulligan.EXCHANGE,
-        source="§1.3 Game Start: draw four, then exchange any number by putting them on the "
-        "bottom and drawing that many; §1.6: each turn begins with drawing a card",
-    ),
+    hand=_RULES,
+    table=TABLE,
 )

@@ -9,6 +9,7 @@ from cardsite.catalogue.api.views import CardViewSet, GameViewSet, SetViewSet
 from decks.api.decks import DeckViewSet
 from decks.api.goldfish import GoldfishListView
 from decks.api.jobs import JobResultView, JobView
+from decks.api.playtest import PlaytestView
 from decks.api.proxies import DeckProxiesView, ListProxiesView
 from decks.api.validate import FormatsView, ValidateDeckView
 
@@ -37,6 +38,7 @@ urlpatterns = [
     path("decks/<str:id>/proxies.pdf", DeckProxiesView.as_view(), name="deck-proxies"),
     path("proxies.pdf", ListProxiesView.as_view(), name="list-proxies"),
     path("goldfish/", GoldfishListView.as_view(), name="goldfish"),
+    path("playtest/", PlaytestView.as_view(), name="playtest"),
     path("auth/token/", TokenView.as_view(), name="auth-token"),
     path("jobs/<str:key>/", JobView.as_view(), name="job-detail"),
     path("jobs/<str:key>/result", JobResultView.as_view(), name="job-result"),

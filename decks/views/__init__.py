@@ -20,6 +20,7 @@ from decks.views.jobs import job_detail, job_result
 from decks.views.lifecycle import deck_delete_view, deck_restore_view, my_decks
 from decks.views.og import deck_og_image
 from decks.views.pages import deck_detail, deck_proxies
+from decks.views.playtest import deck_playtest
 from decks.views.proxies import deck_proxies_form, deck_proxies_preview
 from decks.views.variants import deck_variants
 
@@ -39,6 +40,7 @@ __all__ = [
     "deck_import",
     "deck_new",
     "deck_og_image",
+    "deck_playtest",
     "deck_proxies",
     "deck_proxies_form",
     "deck_proxies_preview",

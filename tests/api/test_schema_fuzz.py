@@ -94,6 +94,7 @@ REAL_BODIES = {
     ("/api/v1/decks/", "post"): {**A_DECK, "name": "Fuzzed"},
     ("/api/v1/decks/validate/", "post"): A_DECK,
     ("/api/v1/goldfish/", "post"): {**A_DECK, "runs": 10},
+    ("/api/v1/playtest/", "post"): {**A_DECK, "seed": 1, "actions": [{"do": "draw"}]},
     ("/api/v1/proxies.pdf", "post"): A_DECK,
 }
 
@@ -189,6 +190,8 @@ REFUSED_FOR_A_FACT = [
     (None, "runs", r"at most [\d,]+ runs with this policy"),
     ({"POST /api/v1/odds/"}, "draws", "cannot draw "),
     ({"POST /api/v1/odds/"}, "copies", r"\d+ copies cannot be in "),
+    # Whether an action is allowed depends on the table the actions before it left.
+    ({"POST /api/v1/playtest/"}, "actions", r"actions\[\d+\]: "),
     # A gap between cards is 0 to 10 mm, but how much fits depends on the paper and card size.
     (PROXIES, "gap", ".+ leaves no room on "),
     # A deck code's contents: whether it decodes, and which game it is for.

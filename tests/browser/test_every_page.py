@@ -77,6 +77,7 @@ PAGES = [
     SitePage("public-decks"),
     *(SitePage(f"deck-{slug}") for slug in GAMES),
     *(SitePage(f"goldfish-{slug}") for slug in GAMES),
+    *(SitePage(f"playtest-{slug}") for slug in GAMES),
     SitePage("deck-history"),
     SitePage("deck-diff"),
     SitePage("variant"),
@@ -166,6 +167,7 @@ def urls(_server: str, django_db_blocker: Any) -> Iterator[dict[str, str]]:
             found[f"goldfish-{game.slug}"] = (
                 f"/decks/{decks[game.slug].share_key}/goldfish/?seed=5&runs=50"
             )
+            found[f"playtest-{game.slug}"] = f"/decks/{decks[game.slug].share_key}/playtest/?seed=5"
         # A variant of the first game's deck, one card fewer and one more, to compare with it.
         first_game, base = next(iter(decks.items()))
         variant = deck_branch(deck=base, owner=owner, name=f"Variant {LONG_WORD}")

@@ -1,0 +1,288 @@
+"""A playtest session of a deck: its game's table (engines.playtest) replayed from a seed and a
+list of actions, as the API answers it and the playtest page draws it. One code path for both."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.urls import reverse
+
+from decks.services.resolve import ResolvedDeck
+from engines.base import GameEngine
+from engines.errors import InputError
+from engines.playtest import MAX_ACTIONS, ActionError, card_json, playtest
+from engines.rules import DeckCard
+from engines.table import Table
+
+
+def _card(card: DeckCard) -> dict[str, Any]:
+    return {
+        "id": card.key,
+        "name": card.name,
+        "type": card.card_type,
+        "face": reverse("catalogue:card-face", args=[card.key]),
+        "url": reverse("catalogue:card-bare", args=[card.key]),
+    }
+
+
+def table_json(table: Table) -> dict[str, Any]:
+    """The table's declaration, for drawing it: zones in order, steps and counters."""
+    return {
+        "turn_name": table.turn_name,
+        "opening": table.opening_name,
+        "deck": table.deck,
+        "hand": table.hand,
+        "discard": table.discard,
+        "zones": [
+            {
+                "slug": z.slug,
+                "name": z.name,
+                "kind": z.kind.value,
+                "group": z.group,
+                "exhaust": z.exhaust,
+                "capacity": z.capacity,
+                "limit": z.limit,
+                "source": z.source,
+            }
+            for z in table.zones
+        ],
+        "steps": [{"name": s.name, "source": s.source} for s in table.steps],
+        "counters": [
+            {"slug": c.slug, "name": c.name, "minimum": c.minimum, "maximum": c.maximum}
+            for c in table.counters
+        ],
+        "discard_name": table.discard_name,
+        "exhaust_name": table.exhaust_name,
+        "ready_name": table.ready_name,
+    }
+
+
+def playtest_table(engine: GameEngine) -> Table:
+    if not isinstance(engine.table, Table):
+        raise InputError("game", f"{engine.name} has no playtest table")
+    return engine.table
+
+
+def playtest_session(
+    *, resolved: ResolvedDeck, seed: int, actions: Sequence[Mapping[str, Any]]
+) -> dict[str, Any]:
+    """The deck's table after shuffling by `seed` and replaying `actions`, as JSON-ready data
+    with the table's declaration. An action the rules refuse raises engines' ActionError."""
+    table = playtest_table(resolved.snapshot.engine)
+    result = playtest(table, resolved.deck_cards, seed=seed, actions=actions)
+    return {**card_json(result, _card), "table": table_json(table), "seed": seed}
+
+
+__all__ = ["ActionError", "decode_actions", "encode_actions", "playtest_session", "table_json"]
+
+
+# The actions in a page's URL, compact: one token each, joined by "_" ("d_n_m12.galaxy.b").
+# Card ids are numbers and zone and counter slugs hold only a-z, 0-9 and "-", so "." splits a
+# token's parts safely.
+_BY_LETTER = {"f": "flip", "x": "exhaust", "r": "ready", "k": "discard"}
+_LETTER = {v: k for k, v in _BY_LETTER.items()}
+MAX_URL_ACTIONS_CHARS = 8_000
+
+
+def encode_action(action: Mapping[str, Any]) -> str:
+    do = action["do"]
+    if do == "draw":
+        return "d" + (str(action["n"]) if action.get("n", 1) != 1 else "")
+    if do == "next":
+        return "n"
+    if do in _LETTER:
+        return f"{_LETTER[do]}{action['card']}"
+    if do == "shuffle":
+        return f"s.{action['zone']}"
+    if do in ("mulligan", "choose"):
+        return ("g" if do == "mulligan" else "c") + ".".join(map(str, action.get("cards", [])))
+    if do == "count":
+        return f"p.{action['counter']}.{action['by']}"
+    parts = [f"m{action['card']}", str(action["to"])]
+    if "at" in action:
+        parts.append(
+            str(action["at"])[0] if action["at"] in ("top", "bottom") else str(action["at"])
+        )
+    if "face_up" in action:
+        parts.append("u" if action["face_up"] else "v")
+    return ".".join(parts)
+
+
+def _number(text: str, field: str) -> int:
+    if not (text.isascii() and text.lstrip("-").isdigit()) or len(text) > 6:
+        raise InputError("a", f"{field} {text[:12]!r} is not a number")
+    return int(text)
+
+
+def decode_action(token: str) -> dict[str, Any]:
+    """One token of a URL's actions; InputError naming `a` for one that is not an action."""
+    head, rest = token[:1], token[1:]
+    if head == "d":
+        return {"do": "draw", **({"n": _number(rest, "a draw")} if rest else {})}
+    if head == "n" and not rest:
+        return {"do": "next"}
+    if head in _BY_LETTER:
+        return {"do": _BY_LETTER[head], "card": _number(rest, "a card")}
+    if head == "s" and rest.startswith("."):
+        return {"do": "shuffle", "zone": rest[1:]}
+    if head in ("g", "c"):
+        cards = [_number(p, "a card") for p in rest.split(".") if p]
+        action: dict[str, Any] = {"do": "mulligan" if head == "g" else "choose"}
+        return {**action, "cards": cards} if cards or head == "c" else action
+    if head == "p" and rest.count(".") == 2:
+        _, counter, by = rest.split(".")
+        return {"do": "count", "counter": counter, "by": _number(by, "a count")}
+    if head == "m" and rest.count(".") >= 1:
+        card, to, *extra = rest.split(".")
+        move: dict[str, Any] = {"do": "move", "card": _number(card, "a card"), "to": to}
+        for part in extra[:2]:
+            if part in ("u", "v"):
+                move["face_up"] = part == "u"
+            elif part in ("t", "b"):
+                move["at"] = "top" if part == "t" else "bottom"
+            else:
+                move["at"] = _number(part, "a position")
+        return move
+    raise InputError("a", f"{token[:20]!r} is not an action")
+
+
+def decode_actions(text: str) -> list[dict[str, Any]]:
+    if len(text) > MAX_URL_ACTIONS_CHARS:
+        raise InputError("a", f"at most {MAX_URL_ACTIONS_CHARS:,} characters of actions")
+    tokens = [t for t in text.split("_") if t]
+    if len(tokens) > MAX_ACTIONS:
+        raise InputError("a", f"at most {MAX_ACTIONS} actions, got {len(tokens):,}")
+    return [decode_action(t) for t in tokens]
+
+
+def encode_actions(actions: Sequence[Mapping[str, Any]]) -> str:
+    return "_".join(encode_action(a) for a in actions)
+
+
+@dataclass(frozen=True)
+class Move:
+    label: str
+    link: str
+    # The zone a drop onto should take this move for (moves only).
+    to: str = ""
+
+
+@dataclass(frozen=True)
+class PlaytestPage:
+    """What the playtest page draws: the answer, and each move as a link that replays it."""
+
+    answer: dict[str, Any]
+    seed: int
+    actions: str
+    zones: list[dict[str, Any]]
+    moves: list[Move]
+    counters: list[dict[str, Any]]
+    undo: str | None
+    restart: str
+    pick: dict[str, Any] | None
+
+
+def playtest_page(
+    *, resolved: ResolvedDeck, seed: int, actions: Sequence[Mapping[str, Any]]
+) -> tuple[PlaytestPage, str | None]:
+    """The page's table after `actions`; an action the rules refuse is dropped with all after
+    it, and its message returned beside the table before it."""
+    error = None
+    try:
+        answer = playtest_session(resolved=resolved, seed=seed, actions=actions)
+    except ActionError as exc:
+        error = str(exc)
+        actions = actions[: max(0, exc.index)]
+        answer = playtest_session(resolved=resolved, seed=seed, actions=actions)
+    return _page(answer, seed, list(actions)), error
+
+
+def _link(seed: int, actions: list[Mapping[str, Any]]) -> str:
+    return f"?seed={seed}" + (f"&a={encode_actions(actions)}" if actions else "")
+
+
+def _page(answer: dict[str, Any], seed: int, actions: list[Mapping[str, Any]]) -> PlaytestPage:
+    table = answer["table"]
+    names = {z["slug"]: z["name"] for z in table["zones"]}
+    kinds = {z["slug"]: z["kind"] for z in table["zones"]}
+    menus: dict[int, list[Move]] = {}
+    moves: list[Move] = []
+    pick = None
+    for legal in answer["legal_actions"]:
+        if "card" in legal:
+            menus[legal["card"]] = _card_menu(legal, table, names, kinds, seed, actions)
+            continue
+        do = legal["do"]
+        if do == "next":
+            label = f"Next: {legal['to']}" if "to" in legal else ""
+            if label:
+                moves.append(Move(label, _link(seed, [*actions, {"do": "next"}])))
+        elif do == "draw":
+            moves.append(Move("Draw", _link(seed, [*actions, {"do": "draw"}])))
+        elif do == "shuffle":
+            shuffle = {"do": "shuffle", "zone": legal["zone"]}
+            moves.append(Move(f"Shuffle {names[legal['zone']]}", _link(seed, [*actions, shuffle])))
+        elif do == "mulligan" and not legal["pick"]:
+            moves.append(Move("Mulligan", _link(seed, [*actions, {"do": "mulligan"}])))
+        elif do == "mulligan":
+            pick = {"kind": "g", "zone": table["hand"], "label": "Mulligan the picked cards"}
+        elif do == "choose":
+            label = f"Keep {legal['keep']} for {names[legal['to']]}"
+            pick = {"kind": "c", "zone": legal["zone"], "label": label}
+    zones = []
+    for zone in table["zones"]:
+        cards = [
+            {**c, "menu": menus.get(c["id"], []), "top": i == 0}
+            for i, c in enumerate(answer["state"]["zones"][zone["slug"]])
+        ]
+        zones.append({**zone, "cards": cards})
+    counters = [
+        {
+            **c,
+            "value": answer["state"]["counters"][c["slug"]],
+            "up": _link(seed, [*actions, {"do": "count", "counter": c["slug"], "by": 1}]),
+            "down": _link(seed, [*actions, {"do": "count", "counter": c["slug"], "by": -1}]),
+        }
+        for c in table["counters"]
+    ]
+    return PlaytestPage(
+        answer=answer,
+        seed=seed,
+        actions=encode_actions(actions),
+        zones=zones,
+        moves=moves,
+        counters=counters,
+        undo=_link(seed, actions[:-1]) if actions else None,
+        restart=_link(seed, []),
+        pick=pick,
+    )
+
+
+def _card_menu(
+    legal: Mapping[str, Any],
+    table: Mapping[str, Any],
+    names: Mapping[str, str],
+    kinds: Mapping[str, str],
+    seed: int,
+    actions: list[Mapping[str, Any]],
+) -> list[Move]:
+    card = legal["card"]
+    out = []
+    for to in legal["to"]:
+        move = {"do": "move", "card": card, "to": to}
+        out.append(Move(f"To {names[to]}", _link(seed, [*actions, move]), to))
+        if kinds[to] == "pile":
+            bottom = {**move, "at": "bottom"}
+            out.append(Move(f"To the bottom of {names[to]}", _link(seed, [*actions, bottom])))
+    words = {
+        "flip": "Turn over",
+        "discard": table["discard_name"],
+        "exhaust": table["exhaust_name"],
+        "ready": table["ready_name"],
+    }
+    for do in legal["moves"]:
+        if do in words:
+            out.append(Move(words[do], _link(seed, [*actions, {"do": do, "card": card}])))
+    return out
