@@ -41,6 +41,7 @@ GOLDFISH_POLICY = (
         "format's target.",
         3,
         ALIGNMENT,
+        label="Alignment target",
     ),
     PolicyParam(
         "sigil",
@@ -50,14 +51,25 @@ GOLDFISH_POLICY = (
         "suits).",
         0,
         MAX_SIGILS,
+        label="Your Sigil",
+        choices=lambda cards: sigil_options(cards),
     ),
-    PolicyParam("max_turns", 40, "Turns simulated before giving up.", 1, 100, work=True),
+    PolicyParam(
+        "max_turns", 40, "Turns simulated before giving up.", 1, 100, work=True, label="Turns"
+    ),
 )
 
 
 def sigil_choices(cards: Sequence[DeckCard]) -> list[DeckCard]:
     """The Sigils the `sigil` knob chooses from, numbered from 1 in this order."""
     return copies(cards, "sigils")[:MAX_SIGILS]
+
+
+def sigil_options(cards: Sequence[DeckCard]) -> list[tuple[int, str]]:
+    """The `sigil` knob's values as a form offers them: 0 (the first listed), then each."""
+    sigils = sigil_choices(cards)
+    first = f"The first listed ({sigils[0].name})" if sigils else "The first listed"
+    return [(0, first), *((n, s.name) for n, s in enumerate(sigils, 1))]
 
 
 def _chosen_sigil(cards: Sequence[DeckCard], choice: int) -> DeckCard | None:

@@ -12,7 +12,7 @@ import random
 import statistics
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 from engines.errors import InputError
@@ -34,6 +34,17 @@ class PolicyParam:
     minimum: int | float | None = None
     maximum: int | float | None = None
     work: bool = False
+    # What a form calls the knob, in the game's words; empty: its key, made readable.
+    label: str = ""
+    # For a knob that picks one of the deck's own cards (Fate Foretold's Sigil): the deck's
+    # cards -> [(value, what it means)], for a form to offer as a list.
+    choices: Callable[[Sequence[DeckCard]], list[tuple[int, str]]] | None = field(
+        default=None, compare=False
+    )
+
+    @property
+    def title(self) -> str:
+        return self.label or self.key.replace("_", " ").capitalize()
 
     def __post_init__(self) -> None:
         numeric = isinstance(self.default, int | float) and not isinstance(self.default, bool)

@@ -94,7 +94,7 @@ def deck_goldfish(request: HttpRequest, deck_id: str) -> HttpResponse:
     used = context.get("policy_used")
     if used is None:
         used = format_policy(resolved=resolved, format_slug=deck.format, policy={})
-    context["policy"] = _knobs(engine, used)
+    context["policy"] = _knobs(engine, used, resolved.deck_cards)
     return render(request, "decks/goldfish.html", context)
 
 
@@ -175,6 +175,10 @@ def _shown(
     }
 
 
-def _knobs(engine: Any, used: dict[str, Any] | None) -> list[Any]:
-    """Each policy knob with the value to show: the one just simulated, else its default."""
-    return [(p, (used or {}).get(p.key, p.default)) for p in engine.goldfish_policy]
+def _knobs(engine: Any, used: dict[str, Any] | None, cards: Any) -> list[Any]:
+    """Each policy knob with the value to show (the one just simulated, else its default) and,
+    for a knob that picks one of the deck's cards, the deck's choices."""
+    return [
+        (p, (used or {}).get(p.key, p.default), p.choices(cards) if p.choices else None)
+        for p in engine.goldfish_policy
+    ]

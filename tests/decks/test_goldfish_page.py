@@ -115,3 +115,33 @@ def test_the_summary_is_a_table_of_readable_figures_never_a_python_dict(client):
     assert '<table class="summary-table">' in page and response.context["summary"].rows
     assert "{&#x27;" not in page and "{'" not in page
     assert "Income" in page and "blue 2" in page
+
+
+def test_the_sigil_knob_offers_the_decks_own_sigils_by_name(client):
+    from cardsite.catalogue.selectors import card_search
+
+    owner = User.objects.create_user("gf-sigils", password="x-Long-pass-9")
+    wanted = [
+        RequestedCard(1, None, c.short_id)
+        for suit in ("body", "heart", "mind", "soul")
+        for c in card_search(text=f't:"nest card" f:{suit}', game="fate-foretold").cards[:15]
+    ]
+    sigils = list(card_search(text="t:sigil", game="fate-foretold").cards.order_by("name")[:6])
+    wanted += [RequestedCard(1, None, c.short_id, "sigils") for c in sigils]
+    deck = deck_create(
+        owner=owner,
+        game=Game.objects.get(slug="fate-foretold"),
+        format_slug="nest",
+        name="Sigils",
+        visibility="public",
+        intake=Intake(tuple(wanted)),
+    )
+    page = client.get(f"/decks/{deck.share_key}/goldfish/", {"seed": 5}).content.decode()
+    assert '<label for="policy_sigil">Your Sigil' in page
+    assert '<select id="policy_sigil" name="policy_sigil">' in page
+    for n, sigil in enumerate(sigils, 1):
+        assert f'<option value="{n}">{sigil.name}</option>' in page
+    simulated = client.get(
+        f"/decks/{deck.share_key}/goldfish/", {"seed": 5, "runs": 200, "policy_sigil": 2}
+    ).content.decode()
+    assert f'<option value="2" selected>{sigils[1].name}</option>' in simulated
