@@ -223,6 +223,10 @@ def goldfish(
     reached_by = np.zeros(p["max_turns"] + 1, dtype=np.int64)
     opened = np.zeros(len(suits), dtype=np.int64)
     for rows in batches(runs, progress):
+        if not suits:
+            # No card (nor the Sigil) has a suit: nothing can align, and there is nothing
+            # to count; the batches still report their progress.
+            continue
         reached, opening = play.games(rng, rows)
         opened += opening
         done = reached[reached > 0]

@@ -137,3 +137,14 @@ def test_every_summary_figure_names_values_of_the_answer():
         assert values, figure.path
         if figure.spread:
             assert len(at_path(summary, figure.spread)) == len(values)
+
+
+def test_a_nest_whose_cards_have_no_suit_never_aligns_and_is_answered_at_once():
+    from engines.rules import DeckCard
+
+    nest = [DeckCard(f"N{i}", f"Plain {i}", "Nest Card", "nest", 1) for i in range(60)]
+    engine = get_engine("fate-foretold")
+    answer = engine.goldfish(nest, runs=100_000, seed=1, policy={})
+    reference = engine.goldfish_reference(nest, runs=200, seed=1, policy={})
+    assert answer["summary"] == reference["summary"]
+    assert answer["summary"]["aligned_within_limit"] == 0
