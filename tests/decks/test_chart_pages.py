@@ -140,7 +140,7 @@ def test_the_goldfish_page_draws_its_simulation_with_the_same_charts(client, own
     total = json_of(page, "total-cq")
     assert (total["title"], total["x"], total["y"]) == (
         "CQ tallied over a game",
-        "Total CQ",
+        "CQ over the game",
         "Games",
     )
     assert sum(total["series"][0]["values"]) == 200

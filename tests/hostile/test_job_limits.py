@@ -84,9 +84,10 @@ def test_the_goldfish_page_refuses_a_third_job_too(owner, queued_jobs, settings)
     settings.JOB_GOLDFISH_RUNS = 100
     client = Client()
     url = f"/decks/{capital_deck(owner).share_key}/goldfish/"
+    # 2,000 Capital games weigh 240 (goldfish_cost 0.12): past the 100 set above.
     for _ in range(2):
-        assert client.get(url, {"seed": 1, "runs": 200}).status_code == 302
-    refused = client.get(url, {"seed": 1, "runs": 200})
+        assert client.get(url, {"seed": 1, "runs": 2000}).status_code == 302
+    refused = client.get(url, {"seed": 1, "runs": 2000})
     assert refused.status_code == 429
     assert "Too many background jobs" in refused.content.decode()
     assert Job.objects.count() == 2

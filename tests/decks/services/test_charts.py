@@ -197,7 +197,7 @@ def test_goldfish_charts_are_titled_by_the_engine_one_per_battle():
         "CQ tallied in battle 3",
     ]
     total = charts["CQ tallied over a game"]
-    assert (total.x_title, total.y_title, total.unit) == ("Total CQ", "Games", Unit.COUNT)
+    assert (total.x_title, total.y_title, total.unit) == ("CQ over the game", "Games", Unit.COUNT)
     # Every whole number between the lowest and highest total is a bar, none missing.
     numbers = [int(n) for n in total.labels]
     assert numbers == list(range(numbers[0], numbers[-1] + 1))
@@ -217,8 +217,8 @@ def test_goldfish_parts_named_by_card_type_name_their_titles_and_axes():
 def test_a_share_of_games_by_turn_is_a_share_and_is_never_cut():
     nest = Card.objects.filter(card_set__code="FF-SMP", card_type__name="Nest Card")
     charts = goldfish("fate-foretold", "FF-SMP", [(1, c.name) for c in nest], 20, max_turns=100)
-    aligned = charts["Aligned by each turn"]
-    assert aligned.unit is Unit.SHARE and aligned.y_title == "Share of games"
+    aligned = charts["Aligned by each turn (share of games)"]
+    assert aligned.unit is Unit.SHARE and aligned.y_title == "Share of games aligned"
     assert len(aligned.labels) == 100 > MAX_BARS and aligned.labels[0] == "1"
     assert aligned.rows()[-1][1][0].endswith("%")
 
