@@ -73,9 +73,8 @@ def test_a_player_builds_a_legal_deck_from_nothing_and_sees_a_problem_come_and_g
     # ...and goes away when the card is removed again. (Once htmx has settled the last swap:
     # a button clicked in the few milliseconds before htmx takes the new panel over is sent
     # as a plain form, which works too, but as a page load, which this test rules out.)
-    page.wait_for_function(
-        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')"
-    )
+    busy = ".htmx-request, .htmx-swapping, .htmx-settling, .htmx-added"
+    page.wait_for_function(f"() => !document.querySelector('{busy}')")
     page.get_by_role("button", name=f"Remove one {orc_card}").click()
     expect(page.locator(".problems li[data-code=faction_mismatch]")).to_have_count(0)
     expect(page.locator("#legality")).to_have_text("legal in Faction deck")
