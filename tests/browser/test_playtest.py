@@ -80,15 +80,16 @@ def test_a_deck_is_playtested_by_hand(page, server, decks, shoot, game):
     # Drag and drop.
     zone = page.evaluate(FREE_ZONE)
     before = cards_in(page, zone).count()
-    # The drag's events, as Chromium sends them; Playwright's mouse gesture starts no HTML5
-    # drag on this page (see the report), so the events are dispatched with a DataTransfer.
-    transfer = page.evaluate_handle("() => new DataTransfer()")
-    cards_in(page, "hand").first.dispatch_event("dragstart", {"dataTransfer": transfer})
+    # A real drag and drop (Playwright's mouse gesture, which Chromium turns into HTML5 drag
+    # events), on a window tall enough to hold both ends: a drag cannot scroll the page.
+    size = page.viewport_size
+    page.set_viewport_size({"width": 1280, "height": 3000})
     target = page.locator(f'[data-zone="{zone}"]')
-    target.dispatch_event("dragover", {"dataTransfer": transfer})
-    target.dispatch_event("drop", {"dataTransfer": transfer})
+    cards_in(page, "hand").first.drag_to(target)
     settle(page)
     expect(cards_in(page, zone)).to_have_count(before + 1)
+    if size:
+        page.set_viewport_size(size)
     after_drag = page.url
 
     # By the card's menu.
