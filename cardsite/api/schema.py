@@ -15,6 +15,7 @@ import copy
 from http import HTTPStatus
 from typing import Any
 
+from django.core.validators import RegexValidator
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import ComponentRegistry
 from rest_framework import serializers
@@ -51,6 +52,9 @@ class ApiSchema(AutoSchema):
             and not field.allow_blank
             and schema.get("type") == "string"
             and "pattern" not in schema
+            # A field with a pattern of its own (a RegexField) gets it from its validator later,
+            # and only when no pattern is set yet: this one would have hidden it.
+            and not any(isinstance(v, RegexValidator) for v in field.validators)
         ):
             schema["pattern"] = NOT_BLANK
         return schema
