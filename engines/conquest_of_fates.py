@@ -35,7 +35,7 @@ from engines.rules import (
     ZoneSize,
 )
 from engines.table import Clear, Counter, Deal, Table, TableZone, TurnStep, ZoneKind
-from engines.table import Tally as TableTally  # engines.batches has a Tally of its own
+from engines.table import Tally as TableTally  # engines.vectorised has a Tally of its own
 
 RULEBOOK = "conquest-of-fates.txt"
 

@@ -10,7 +10,6 @@ import numpy as np
 from engines.base import (
     HandOdds,
 )
-from engines.batches import Tally, batches, generator, share, shuffled
 from engines.goldfish import (
     PolicyParam,
     copies,
@@ -24,6 +23,7 @@ from engines.odds import at_least
 from engines.rules import (
     DeckCard,
 )
+from engines.vectorised import Tally, batches, generator, permuted, share
 
 # --- goldfish ------------------------------------------------------------------------------
 
@@ -175,10 +175,10 @@ def goldfish(
                 tally.add(empty)
             mulligans += rows if need > 0 else 0
             continue
-        deck = shuffled(rng, order, rows)
+        deck = permuted(rng, order, rows)
         redo = unit[deck[:, :opening]].sum(axis=1) < need
         if (again := int(redo.sum())) > 0:
-            deck[redo] = shuffled(rng, order, again)
+            deck[redo] = permuted(rng, order, again)
             mulligans += again
         drawn = deck[:, :seen]
         keys = np.where(unit[drawn], value[drawn], -1)

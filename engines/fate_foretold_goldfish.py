@@ -11,7 +11,6 @@ import numpy.typing as npt
 from engines.base import (
     HandOdds,
 )
-from engines.batches import Tally, batches, generator, shuffled
 from engines.errors import InputError
 from engines.goldfish import (
     PolicyParam,
@@ -27,6 +26,7 @@ from engines.odds import at_least
 from engines.rules import (
     DeckCard,
 )
+from engines.vectorised import Tally, batches, generator, permuted
 
 # --- goldfish ------------------------------------------------------------------------------
 
@@ -290,7 +290,7 @@ class _Table:
         them opened with a card of each suit."""
         size = len(self.codes)
         ring_size = max(size, 1)
-        nest = shuffled(rng, self.codes.astype(np.int64), rows).astype(np.int16)
+        nest = permuted(rng, self.codes.astype(np.int64), rows).astype(np.int16)
         if not size:
             nest = np.full((rows, 1), self.empty, dtype=np.int16)
         opening = min(OPENING, size)

@@ -116,6 +116,16 @@ def partial_shuffle(rng: np.random.Generator, rows: int, size: int, first: int) 
     return deck[:, :first]
 
 
+def permuted(rng: np.random.Generator, cards: IntArray, rows: int) -> IntArray:
+    """`rows` independent uniform shuffles of `cards`, one per row."""
+    return rng.permuted(np.broadcast_to(cards, (rows, len(cards))), axis=1)
+
+
+def share(hits: int, runs: int) -> float:
+    """A count of games as a share of the runs, to the digits `by_turn` gives."""
+    return round(hits / runs, 6)
+
+
 def shuffled(rng: np.random.Generator, rows: int, size: int) -> IntArray:
     """A uniform shuffle of range(size) for every row, as the argsort of random keys."""
     return np.argsort(rng.random((rows, size)), axis=1).astype(np.int64)

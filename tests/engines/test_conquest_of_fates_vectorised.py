@@ -3,6 +3,7 @@
 import pytest
 
 from engines import get_engine
+from engines.vectorised import BATCH
 from tests.engines.deck_building import card
 from tests.engines.fates_decks import (
     at_path,
@@ -83,7 +84,7 @@ def test_the_same_seed_gives_the_same_answer_and_another_seed_another():
 
 
 def test_the_vectorised_answer_counts_every_run_across_batches():
-    runs = 45_001  # more than two batches, and not a multiple of one
+    runs = 2 * BATCH + 1  # more than two batches, and not a multiple of one
     told: list[int] = []
     result = ENGINE.goldfish(
         fates_sample_deck(), runs=runs, seed=2, policy={}, progress=told.append
@@ -117,3 +118,12 @@ def test_every_summary_figure_names_numbers_of_the_answer():
         spreads = at_path(summary, figure.spread) if figure.spread else values
         assert values and len(spreads) == len(values), figure.path
         assert all(isinstance(v, int | float) for v in [*values, *spreads]), figure.path
+
+
+def test_a_negative_seed_is_a_seed_like_any_other():
+    # The API takes any whole number as a seed; NumPy's generators take only non-negative ones.
+    engine = get_engine("conquest-of-fates")
+    deck = fates_sample_deck()
+    first = engine.goldfish(deck, runs=500, seed=-5, policy={})
+    assert first == engine.goldfish(deck, runs=500, seed=-5, policy={})
+    assert first != engine.goldfish(deck, runs=500, seed=5, policy={})

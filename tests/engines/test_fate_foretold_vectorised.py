@@ -5,6 +5,7 @@ import pytest
 
 from engines import get_engine
 from engines.errors import InputError
+from engines.vectorised import BATCH
 from tests.engines.deck_building import card
 from tests.engines.fates_decks import (
     at_path,
@@ -110,7 +111,7 @@ def test_the_same_seed_gives_the_same_answer_and_another_seed_another():
 
 
 def test_every_run_is_counted_across_batches():
-    runs, told = 41_003, []
+    runs, told = 2 * BATCH + 1003, []
     result = ENGINE.goldfish(
         fate_sample_deck(), runs=runs, seed=2, policy={"max_turns": 8}, progress=told.append
     )
@@ -148,3 +149,10 @@ def test_a_nest_whose_cards_have_no_suit_never_aligns_and_is_answered_at_once():
     reference = engine.goldfish_reference(nest, runs=200, seed=1, policy={})
     assert answer["summary"] == reference["summary"]
     assert answer["summary"]["aligned_within_limit"] == 0
+
+
+def test_a_negative_seed_is_a_seed_like_any_other():
+    engine = get_engine("fate-foretold")
+    deck = fate_sample_deck()
+    first = engine.goldfish(deck, runs=500, seed=-5, policy={})
+    assert first == engine.goldfish(deck, runs=500, seed=-5, policy={})
