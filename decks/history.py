@@ -17,8 +17,6 @@ from decks.models import Deck, DeckVersion
 from decks.services import (
     CheckResult,
     DeckChart,
-    Intake,
-    RequestedCard,
     check,
     game_snapshot,
     intake_deck,
@@ -26,7 +24,7 @@ from decks.services import (
 )
 from decks.services.charts import overlaid_curves
 from decks.services.diff import Comparison, Diff, compare_states, lines_of
-from decks.services.history import DeckState, Summary, deck_state, state_at, summary
+from decks.services.history import DeckState, Summary, cards_intake, deck_state, state_at, summary
 
 # A version's legality is checked once per catalogue version, then read from the cache.
 LEGALITY_SECONDS = 24 * 60 * 60
@@ -78,10 +76,9 @@ def version_views(deck: Deck, versions: list[DeckVersion], first: int) -> list[V
 
 def state_legality(game: str, state: DeckState) -> CheckResult:
     """A state's legality in the format it was in, by today's rules and cards."""
-    intake = Intake(
-        tuple(RequestedCard(q, None, s, z) for (s, z), q in sorted(state.deck_cards().items()))
+    resolved = resolve(
+        game=game, intake=cards_intake(state.cards), faction=state.settings.get("faction")
     )
-    resolved = resolve(game=game, intake=intake, faction=state.settings.get("faction"))
     return check(resolved, str(state.settings.get("format", "")))
 
 

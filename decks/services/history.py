@@ -14,6 +14,7 @@ from typing import Any
 from django.db.models import Subquery
 
 from decks.models import Deck, DeckVersion
+from decks.services.intake import Intake, RequestedCard
 from engines.errors import InputError
 
 # The zone the planned cards are kept in, in a version and in the API's diffs.
@@ -41,6 +42,14 @@ class DeckState:
 
     def maybe_cards(self) -> dict[str, int]:
         return {k[0]: q for k, q in self.cards.items() if k[1] == MAYBE}
+
+
+def cards_intake(cards: Mapping[CardKey, int]) -> Intake:
+    """The deck's own cards of a state (the planned ones left out), as a write or a check
+    takes them."""
+    return Intake(
+        tuple(RequestedCard(q, None, s, z) for (s, z), q in sorted(cards.items()) if z != MAYBE)
+    )
 
 
 def settings_of(deck: Deck) -> dict[str, Any]:

@@ -8,23 +8,17 @@ from typing import Any
 from decks.decklist import MAX_QUANTITY
 from decks.models import Deck, DeckVersion
 from decks.services.history import (
-    MAYBE,
     REVERTED_SETTINGS,
     VersionNotFound,
+    cards_intake,
     deck_state,
     note_text,
     state_at,
 )
-from decks.services.intake import Intake, RequestedCard, bounded
+from decks.services.intake import bounded
 from decks.services.snapshot import game_snapshot
 from decks.services.write import deck_update
 from engines.errors import InputError
-
-
-def _intake(cards: dict[tuple[str, str], int]) -> Intake:
-    return Intake(
-        tuple(RequestedCard(q, None, s, z) for (s, z), q in sorted(cards.items()) if z != MAYBE)
-    )
 
 
 def deck_revert(*, deck: Deck, expected_version: int | None, version: int, author: Any) -> Deck:
@@ -38,7 +32,7 @@ def deck_revert(*, deck: Deck, expected_version: int | None, version: int, autho
         deck=deck,
         expected_version=expected_version,
         changes={k: target.settings.get(k) for k in REVERTED_SETTINGS},
-        intake=_intake(target.deck_cards()),
+        intake=cards_intake(target.deck_cards()),
         maybe=target.maybe_cards(),
         author=author,
         note=f"Reverted to version {version}",
@@ -76,7 +70,7 @@ def deck_move_card(
                 )
     if not moved:
         raise InputError("card", "That card is not there to move.")
-    intake = _intake(cards)
+    intake = cards_intake(cards)
     if not to_maybe:
         # As the builder's +: coming into the deck, the deck's limits hold.
         bounded(intake, snap.engine, "card")
