@@ -30,6 +30,7 @@ SIZES = {"63x88": (63.0, 88.0), "2.5x3.5": (63.5, 88.9)}
 COLUMNS = ROWS = 3
 CROP_OFFSET, CROP_LENGTH = 1.0, 3.0  # mm: marks start this far outside the grid
 MAX_BLEED, MAX_GAP = 3.0, 10.0
+MAX_BACK_OFFSET = 5.0
 # Cards in one sheet, counting every copy: 67 pages, a few seconds of drawing. A playset of
 # the largest deck any game allows is far smaller; more is a 400 before anything is drawn.
 MAX_SHEET_CARDS = 600
@@ -48,6 +49,12 @@ class SheetOptions:
     bleed: float = 0.0
     gap: float = 0.0
     backs: bool = False
+    # The printer's back offset in mm (MAX_BACK_OFFSET either way), as read on the
+    # calibration sheet: where its backs land, seen from the front, right and up positive.
+    # Backs pages are shifted to cancel it: in the backs page's own coordinates (the long
+    # edge flip mirrors x) by (+back_offset_x, -back_offset_y).
+    back_offset_x: float = 0.0
+    back_offset_y: float = 0.0
 
 
 def _number(params: Mapping[str, str], name: str, top: float) -> float:

@@ -118,6 +118,18 @@ class StatError:
 
 
 @dataclass(frozen=True)
+class CardBack:
+    """The back printed on the game's proxies and shown in Tabletop Simulator: the site's own
+    design (the game's name, two colours and a QR code to the game's page), never presented
+    as the publisher's back."""
+
+    # Field and accent colours (#RRGGBB): the site's choice for the game, not a card fact.
+    colours: tuple[str, str] = ("#1D2330", "#C9A227")
+    # The motif behind the name, one of cardsite.catalogue.faces.back.PATTERNS.
+    pattern: str = "stars"
+
+
+@dataclass(frozen=True)
 class FaceLayout:
     """Where a generated card face prints each stat, following the rulebook's card anatomy.
 
@@ -145,6 +157,9 @@ class FaceLayout:
     lead_keyword_kinds: tuple[str, ...] = ()
     # Whether the faction's abbreviation is printed as a badge (Tactics' S/V/R/K).
     faction_badge: bool = False
+    # The back of every card of the game. Left out of repr (which a face's version hashes),
+    # so a new back design does not redraw every face.
+    back: CardBack = field(default=CardBack(), repr=False)
 
     def symbol(self, key: str) -> str | None:
         return dict(self.stat_symbols).get(key)

@@ -9,6 +9,7 @@ urlpatterns = [
     path("search/", views.search, name="search"),
     path("syntax/", views.syntax, name="syntax"),
     path("games/<slug:slug>/", views.game_detail, name="game"),
+    path("games/<slug:slug>/back.png", face_views.game_back, name="game-back"),
     path("games/<slug:slug>/rulebook.txt", views.game_rulebook, name="rulebook"),
     path("games/<slug:game>/sets/<str:code>/", views.set_detail, name="set"),
     path("cards/<str:short_id>/qr.svg", views.card_qr, name="card-qr"),
