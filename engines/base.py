@@ -117,6 +117,12 @@ class StatError:
         return f"stats.{self.field}: {self.message}"
 
 
+# The motifs a card back may carry behind the game's name. Named here, so that an engine with
+# a misspelt one fails at import; cardsite.catalogue.faces.back draws each (and checks it can).
+BACK_PATTERNS = ("stars", "rings", "hexes", "chevrons", "waves", "rays")
+_HEX_COLOUR = re.compile(r"#[0-9A-Fa-f]{6}")
+
+
 @dataclass(frozen=True)
 class CardBack:
     """The back printed on the game's proxies and shown in Tabletop Simulator: the site's own
@@ -125,8 +131,20 @@ class CardBack:
 
     # Field and accent colours (#RRGGBB): the site's choice for the game, not a card fact.
     colours: tuple[str, str] = ("#1D2330", "#C9A227")
-    # The motif behind the name, one of cardsite.catalogue.faces.back.PATTERNS.
+    # The motif behind the name, one of BACK_PATTERNS.
     pattern: str = "stars"
+
+    def __post_init__(self) -> None:
+        # A typo would otherwise print every proxy's back in the drawing's fallback grey.
+        colours = self.colours
+        if len(colours) != 2 or not all(
+            isinstance(c, str) and _HEX_COLOUR.fullmatch(c) for c in colours
+        ):
+            raise ValueError(f"a card back takes two #RRGGBB colours, got {colours!r}")
+        if self.pattern not in BACK_PATTERNS:
+            raise ValueError(
+                f"unknown card back pattern {self.pattern!r}; known: {', '.join(BACK_PATTERNS)}"
+            )
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 from dataclasses import replace
 
 from engines.base import (
+    CardBack,
     CardTypeSpec,
     FaceLayout,
     GameEngine,
@@ -198,6 +199,8 @@ ENGINE = GameEngine(
         stat_colours=(("victory_points", "#C9960C"),),
         badge_keyword_kinds=("effect_type",),
         faction_badge=True,
+        # The site's proxy back (not the publisher's): orange chevrons on slate.
+        back=CardBack(colours=("#1B2431", "#F07A4A"), pattern="chevrons"),
     ),
     formats=FORMATS,
     chart_stat="combat_power",

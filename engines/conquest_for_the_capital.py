@@ -3,6 +3,7 @@
 from dataclasses import replace
 
 from engines.base import (
+    CardBack,
     CardTypeSpec,
     FaceLayout,
     GameEngine,
@@ -146,6 +147,8 @@ ENGINE = GameEngine(
         stat_symbols=(("attack", "ATTACK"), ("defence", "DEFENCE"), ("timing", "effect")),
         stat_colours=(("attack", "#B8433A"), ("defence", "#2F6FD6")),
         badge_keyword_kinds=("battle",),
+        # The site's proxy back (not the publisher's): amber tiles on oxblood.
+        back=CardBack(colours=("#4B1F1A", "#E8A93A"), pattern="hexes"),
     ),
     formats=FORMATS,
     chart_stat="attack",

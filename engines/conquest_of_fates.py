@@ -3,6 +3,7 @@
 from dataclasses import replace
 
 from engines.base import (
+    CardBack,
     CardTypeSpec,
     FaceLayout,
     GameEngine,
@@ -157,6 +158,8 @@ ENGINE = GameEngine(
         corner_stats=("cq",),
         stat_symbols=(("cq", "CQ"),),
         lead_keyword_kinds=("trigger",),
+        # The site's proxy back (not the publisher's): gold stars on indigo, a galaxy.
+        back=CardBack(colours=("#1E2250", "#E3B448"), pattern="stars"),
     ),
     formats=FORMATS,
     chart_stat="cq",

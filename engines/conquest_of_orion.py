@@ -3,6 +3,7 @@
 from dataclasses import replace
 
 from engines.base import (
+    CardBack,
     CardTypeSpec,
     FaceLayout,
     GameEngine,
@@ -197,6 +198,8 @@ ENGINE = GameEngine(
             ("shields", "#2F6FD6"),
             ("regeneration", "#1E9E9E"),
         ),
+        # The site's proxy back (not the publisher's): cyan orbits on deep teal.
+        back=CardBack(colours=("#0D3B47", "#5FD0DF"), pattern="rings"),
     ),
     formats=FORMATS,
     chart_stat="tier",

@@ -3,6 +3,7 @@
 from dataclasses import replace
 
 from engines.base import (
+    CardBack,
     CardTypeSpec,
     FaceLayout,
     GameEngine,
@@ -136,7 +137,12 @@ ENGINE = GameEngine(
         Zone("sigils", "Sigils", "Separated from the Nest before play; one per player."),
     ),
     # Suits are told apart by colour and symbol; a Sigil is a horizontal card (Glossary: Sigil).
-    face=FaceLayout(landscape_types=("Sigil",), faction_badge=True),
+    face=FaceLayout(
+        landscape_types=("Sigil",),
+        faction_badge=True,
+        # The site's proxy back (not the publisher's): a rose sunburst on plum.
+        back=CardBack(colours=("#3F1D4C", "#E9B3D0"), pattern="rays"),
+    ),
     formats=FORMATS,
     # No card prints a number, so no curve: the suits are what a Nest is built around.
     charts=(by_type(), by_faction("Cards by suit", axis="Suit")),
