@@ -398,6 +398,13 @@ class Card(models.Model):
     def is_sample(self) -> bool:
         return not self.card_set.is_official
 
+    @property
+    def is_landscape(self) -> bool:
+        """Whether the card's face, and so its back, lies on its side (its engine says which
+        types do)."""
+        landscape_types = self.game.engine.face.landscape_types
+        return self.card_type is not None and self.card_type.name in landscape_types
+
     def stat_items(self) -> list[tuple[StatField, object]]:
         """The card's stats in the order its game's engine declares them, with their labels."""
         return [
