@@ -7,7 +7,7 @@ from typing import Any
 from django.http import HttpResponse
 from django.utils.cache import patch_cache_control
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -76,7 +76,11 @@ class DeckProxyPageView(APIView):
                 description="How many pages the sheet has with these options.",
             ),
         ],
-        responses={(200, "image/png"): OpenApiTypes.BINARY},
+        responses={
+            (200, "image/png"): OpenApiResponse(
+                OpenApiTypes.BINARY, description=f"The page, a PNG at {PAGE_DPI} dpi."
+            )
+        },
     )
     def get(self, request: Request, id: str) -> HttpResponse:
         deck = deck_for_reader(deck_id=id, user=request.user)

@@ -19,22 +19,27 @@
     return params.toString();
   };
 
+  // Links are changed in place, never replaced: a change event fires as a field loses focus,
+  // which may be the press on a link, and a link swapped mid-click would swallow the click.
   const update = () => {
     nav.hidden = [...form.elements].some((field) => field.validity && !field.validity.valid);
     if (nav.hidden) return;
     const backs = form.elements.namedItem("backs")?.checked ?? false;
     const extra = query();
     const count = backs ? sheets * 2 : sheets;
-    const items = [];
-    for (let number = 1; number <= count; number += 1) {
-      const link = document.createElement("a");
-      link.href = `${base}?page=${number}${extra ? `&${extra}` : ""}`;
-      link.textContent = backs ? `${number} ${number % 2 ? "front" : "back"}` : String(number);
+    while (list.children.length > count) list.lastElementChild.remove();
+    while (list.children.length < count) {
       const item = document.createElement("li");
-      item.append(link);
-      items.push(item);
+      item.append(document.createElement("a"));
+      list.append(item);
     }
-    list.replaceChildren(...items);
+    [...list.querySelectorAll("a")].forEach((link, index) => {
+      const number = index + 1;
+      const href = `${base}?page=${number}${extra ? `&${extra}` : ""}`;
+      const label = backs ? `${number} ${number % 2 ? "front" : "back"}` : String(number);
+      if (link.getAttribute("href") !== href) link.setAttribute("href", href);
+      if (link.textContent !== label) link.textContent = label;
+    });
   };
 
   form.addEventListener("input", update);
