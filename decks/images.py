@@ -1,4 +1,5 @@
-"""Pictures made from a deck (its Open Graph image, proxy sheet previews), kept as files.
+"""Pictures made from a deck (its Open Graph image, proxy sheet previews and PNG pages), kept
+as files.
 
 Each deck has one folder, MEDIA_ROOT/deck-images/<share key>/, never served as files (see
 cardsite/media.py): a private deck's pictures go out only through views that check the

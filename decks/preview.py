@@ -19,7 +19,8 @@ from cardsite.catalogue.versioning import catalogue_version
 from decks.images import cached_image
 from decks.models import Deck
 from decks.printing import SheetOrder, order_cards, order_sheet
-from decks.proxies import COLUMNS, ROWS, pages_for, render_sheet
+from decks.proxies import pages_for, render_sheet
+from decks.sheet_pages import cut_to_sheet
 
 PREVIEW_DPI = 60
 PREVIEW_KEEP = 8
@@ -29,14 +30,7 @@ PREVIEW_FORMAT = 1
 
 def first_page(order: SheetOrder) -> SheetOrder:
     """The order cut to the copies its first page holds."""
-    room = COLUMNS * ROWS
-    entries: list[tuple[int, int]] = []
-    for card, quantity in order["entries"]:
-        if room <= 0:
-            break
-        entries.append((card, min(quantity, room)))
-        room -= quantity
-    return {**order, "entries": entries}
+    return cut_to_sheet(order, 1)
 
 
 def preview_png(

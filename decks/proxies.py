@@ -422,11 +422,18 @@ def pages_for(cards: int) -> int:
 
 
 def render_sheet(
-    sheet: Sheet, progress: Callable[[int], None] | None = None, *, page_total: int | None = None
+    sheet: Sheet,
+    progress: Callable[[int], None] | None = None,
+    *,
+    page_total: int | None = None,
+    calibration: bool = True,
+    first_page: int = 1,
 ) -> bytes:
     """The PDF: a calibration page, then card pages (each followed by its backs if asked).
     `progress`, if given, hears of each page of cards as it is drawn. `page_total` is the
-    number of pages the footers count, when `sheet` is only the start of a longer one."""
+    number of pages the footers count, when `sheet` is only part of a longer one, and
+    `first_page` the number its first page of cards has there. Without `calibration`, the
+    PDF starts with the cards (one page of a sheet cut from it, drawn on its own)."""
     _register_fonts()
     lay = layout(sheet.options)
     buffer = io.BytesIO()
@@ -441,16 +448,17 @@ def render_sheet(
     c.setTitle(f"{sheet.title}: proxies")
     c.setAuthor("cardsite")
     c.setSubject(f"{sheet.game}; bleed {lay.bleed:.2f} mm; gap {lay.gap:g} mm")
-    _calibration(c, lay)
-    c.showPage()
+    if calibration:
+        _calibration(c, lay)
+        c.showPage()
     per_page = COLUMNS * ROWS
     chunks = [sheet.cards[i : i + per_page] for i in range(0, len(sheet.cards), per_page)]
     images: dict[Path, ImageReader] = {}
-    for number, chunk in enumerate(chunks, start=1):
+    for number, chunk in enumerate(chunks, start=first_page):
         for card, (cx, cy) in zip(chunk, lay.cells, strict=False):
             _draw_card(c, card, cx * MM, cy * MM, lay, images)
         _crop_marks(c, lay)
-        _footer(c, sheet, lay, number, page_total or len(chunks))
+        _footer(c, sheet, lay, number, page_total or first_page - 1 + len(chunks))
         c.showPage()
         if sheet.options.backs:
             _backs(c, sheet, lay, len(chunk))

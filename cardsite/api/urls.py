@@ -11,6 +11,7 @@ from decks.api.goldfish import GoldfishListView
 from decks.api.jobs import JobResultView, JobView
 from decks.api.playtest import PlaytestView
 from decks.api.proxies import DeckProxiesView, ListProxiesView
+from decks.api.proxy_pages import DeckProxyPageView
 from decks.api.validate import FormatsView, ValidateDeckView
 
 
@@ -36,6 +37,7 @@ urlpatterns = [
     path("games/<slug:slug>/formats/", FormatsView.as_view(), name="game-formats"),
     path("decks/validate/", ValidateDeckView.as_view(), name="deck-validate"),
     path("decks/<str:id>/proxies.pdf", DeckProxiesView.as_view(), name="deck-proxies"),
+    path("decks/<str:id>/proxies.png", DeckProxyPageView.as_view(), name="deck-proxy-page"),
     path("proxies.pdf", ListProxiesView.as_view(), name="list-proxies"),
     path("goldfish/", GoldfishListView.as_view(), name="goldfish"),
     path("playtest/", PlaytestView.as_view(), name="playtest"),

@@ -27,6 +27,7 @@ from decks.proxies import (
     parse_options,
 )
 from decks.views.common import readable_or_404
+from decks.views.proxy_pages import png_page_links, png_pages_url
 from engines.errors import InputError
 
 TIMES = "\N{MULTIPLICATION SIGN}"
@@ -94,6 +95,10 @@ def deck_proxies_form(request: HttpRequest, deck_id: str) -> HttpResponse:
             pages=pages_for(cards),
             preview_url=_with(reverse("decks:proxies-preview", args=[deck.share_key]), query),
             pdf_url=_with(reverse("decks:proxies", args=[deck.share_key]), query),
+            png_url=png_pages_url(deck),
+            png_pages=png_page_links(
+                deck, sheets=pages_for(cards), backs=options.backs, query=query
+            ),
         )
     return render(request, "decks/proxies.html", context, status=status)
 
@@ -119,5 +124,6 @@ def deck_proxies_preview(request: HttpRequest, deck_id: str) -> HttpResponse:
     png = preview_png(deck=deck, order=order, before_drawing=lambda: spend(request, "proxies"))
     response = HttpResponse(png, content_type="image/png")
     private = deck.visibility == Deck.Visibility.PRIVATE
-    patch_cache_control(response, private=private, public=not private, max_age=300)
+    # One directive only: Django writes a False one out as "public=False".
+    patch_cache_control(response, **{"private" if private else "public": True}, max_age=300)
     return response

@@ -153,7 +153,8 @@ def filter_path_parameters(context, parameters):
 # (positive_data_acceptance, ST202) is dropped only when every error in the 400 is one of
 # these, on the operations named: (operations or None for any, field, message). Any other
 # error in the same answer, and every other failure of every check, stands.
-PROXIES = {"GET /api/v1/decks/{id}/proxies.pdf", "POST /api/v1/proxies.pdf"}
+PROXY_PAGE = "GET /api/v1/decks/{id}/proxies.png"
+PROXIES = {"GET /api/v1/decks/{id}/proxies.pdf", "POST /api/v1/proxies.pdf", PROXY_PAGE}
 REPLACE, CHANGE = "PUT /api/v1/decks/{id}/", "PATCH /api/v1/decks/{id}/"
 REVERT = "POST /api/v1/decks/{id}/revert/"
 SAVED_DECK = {REPLACE, CHANGE}
@@ -194,6 +195,8 @@ REFUSED_FOR_A_FACT = [
     ({"POST /api/v1/playtest/"}, "actions", r"actions\[\d+\]: "),
     # A gap between cards is 0 to 10 mm, but how much fits depends on the paper and card size.
     (PROXIES, "gap", ".+ leaves no room on "),
+    # How many pages a deck's sheet has depends on its cards and on the options.
+    ({PROXY_PAGE}, "page", r"must be from 1 to \d+: this sheet has|this sheet has no cards"),
     # A deck code's contents: whether it decodes, and which game it is for.
     (None, "code", "That deck code cannot be used|This is an? .+ deck code|This deck code is for"),
     # No text anywhere in a request may hold a NUL (cardsite/api/parsers.py, and the query

@@ -60,6 +60,7 @@ def test_private_decks_are_in_no_list_or_search(private_deck, stranger):
         ("get", "/api/v1/decks/{id}/export/?as=json"),
         ("get", "/api/v1/decks/{id}/export/?as=code"),
         ("get", "/api/v1/decks/{id}/proxies.pdf"),
+        ("get", "/api/v1/decks/{id}/proxies.png?page=1"),
         ("post", "/api/v1/decks/{id}/goldfish/"),
         ("post", "/api/v1/decks/{id}/fork/"),
         ("get", "/api/v1/decks/{id}/versions/"),

@@ -41,6 +41,7 @@ def deck():
         "/decks/{id}/goldfish/?seed=5&step=mulligan&pick={d}",
         "/api/v1/decks/{id}/diff/?from={d}",
         "/api/v1/decks/?page={d}",
+        "/api/v1/decks/{id}/proxies.png?page={d}",
     ],
 )
 def test_a_number_written_in_other_digits_is_never_a_server_error(client, deck, path, digits):
