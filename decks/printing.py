@@ -98,17 +98,18 @@ def list_order(
     *,
     game_slug: str | None = None,
 ) -> SheetOrder:
-    """A sheet of (card pk, copies). Raises InputError("cards", ...) for a sheet too large."""
-    return _checked(
-        {
-            "title": title,
-            "game": game_name,
-            **({"game_slug": game_slug} if game_slug else {}),
-            "url": settings.SITE_URL + "/",
-            "entries": list(entries),
-            "options": asdict(options),
-        }
-    )
+    """A sheet of (card pk, copies). Raises InputError("cards", ...) for a sheet too large.
+    Without `game_slug`, the sheet takes its game's back from the cards' game."""
+    order: SheetOrder = {
+        "title": title,
+        "game": game_name,
+        "url": settings.SITE_URL + "/",
+        "entries": list(entries),
+        "options": asdict(options),
+    }
+    if game_slug:
+        order["game_slug"] = game_slug
+    return _checked(order)
 
 
 def order_cards(order: SheetOrder) -> int:
