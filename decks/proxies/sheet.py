@@ -58,26 +58,23 @@ def _footer(c: Canvas, sheet: Sheet, lay: Layout, page: int, pages: int) -> None
         c.restoreState()
 
 
-def _backs(
-    c: Canvas, sheet: Sheet, lay: Layout, count: int, images: dict[Path, ImageReader]
-) -> None:
+def _backs(c: Canvas, sheet: Sheet, lay: Layout, count: int) -> None:
     """The backs of a page's cards, each in its mirrored cell. The whole page moves by the
     printer's back offset, (+x, -y) in this page's coordinates: seen from the front through
     a long-edge flip, x runs the other way and y the same, so this cancels backs that the
     printer puts x mm right and y mm up of where they belong."""
     w, h = (v * MM for v in lay.card)
     b = lay.bleed * MM
-    reader = None
-    if sheet.back_image is not None:
-        reader = images.setdefault(sheet.back_image, ImageReader(str(sheet.back_image)))
     c.saveState()
     c.translate(sheet.options.back_offset_x * MM, -sheet.options.back_offset_y * MM)
     for index in range(count):
         x, y = (v * MM for v in lay.mirrored(index))
         c.setFillColor(HexColor(sheet.back_colour))
         c.rect(x - b, y - b, w + 2 * b, h + 2 * b, stroke=0, fill=1)
-        if reader is not None:
-            c.drawImage(reader, x, y, w, h)
+        if sheet.back_image is not None:
+            # By file name: reportlab then knows the image by its name (the file's is its
+            # content's hash) rather than hashing 2 MB of pixels for every card.
+            c.drawImage(str(sheet.back_image), x, y, w, h)
         else:
             c.setFillColor(white)
             c.setFont("Sans-Bold", 9)
@@ -136,7 +133,7 @@ def render_sheet(
         _footer(c, sheet, lay, number, page_total or len(chunks))
         c.showPage()
         if sheet.options.backs:
-            _backs(c, sheet, lay, len(chunk), images)
+            _backs(c, sheet, lay, len(chunk))
             c.showPage()
         if progress is not None:
             progress(1)

@@ -8,6 +8,7 @@ import numpy as np
 import pypdfium2
 import pytest
 from django.contrib.auth.models import User
+from django.core.management import CommandError, call_command
 from PIL import Image
 from pypdf import PdfReader
 from rest_framework.test import APIClient
@@ -199,3 +200,19 @@ def test_offsets_are_kept_to_a_tenth_of_a_millimetre():
     )
     with pytest.raises(InputError, match="back_offset_y"):
         parse_options({"back_offset_y": "5.04"})
+
+
+def test_the_command_takes_the_offsets_as_flags_and_names_a_bad_one(owner, tmp_path):
+    deck = make_deck(owner, count=2)
+    out = tmp_path / "deck.pdf"
+    common = [f"--deck={deck.share_key}", "-o", str(out), "--backs=1"]
+    call_command("proxies", *common, "--back-offset-x=1.3", stdout=io.StringIO())
+    still = tmp_path / "still.pdf"
+    call_command(
+        "proxies", f"--deck={deck.share_key}", "-o", str(still), "--backs=1", stdout=io.StringIO()
+    )
+    moved = [box[0] for box, _ in marks(PdfReader(out).pages[2]).images]
+    unmoved = [box[0] for box, _ in marks(PdfReader(still).pages[2]).images]
+    assert [round((a - b) / MM, 2) for a, b in zip(moved, unmoved, strict=True)] == [1.3, 1.3]
+    with pytest.raises(CommandError, match="--back-offset-y"):
+        call_command("proxies", *common, "--back-offset-y=9", stdout=io.StringIO())
