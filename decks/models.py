@@ -3,6 +3,7 @@
 import math
 import secrets
 from datetime import datetime, timedelta
+from decimal import Decimal
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -11,6 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from cardsite.catalogue.models import Card, Faction, Game
+from decks.proxies.layout import MAX_BACK_OFFSET
 
 # How long a deleted deck can be restored from "My decks" before it is purged for good.
 DELETED_KEEP_DAYS = 30
@@ -321,3 +323,35 @@ class Job(models.Model):
     @property
     def result_filename(self) -> str:
         return f"{self.key}-{self.kind}.{'pdf' if self.kind == self.Kind.PROXIES else 'json'}"
+
+
+class PrintProfile(models.Model):
+    """A user's printer, as read on the duplex calibration sheet: where it puts a page's back,
+    in mm seen from the front, right and up positive. Applied to every proxy sheet the user
+    prints that does not give its own offsets."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="print_profile"
+    )
+    back_offset_x = models.DecimalField(max_digits=2, decimal_places=1, default=Decimal(0))
+    back_offset_y = models.DecimalField(max_digits=2, decimal_places=1, default=Decimal(0))
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(
+                    back_offset_x__gte=-MAX_BACK_OFFSET, back_offset_x__lte=MAX_BACK_OFFSET
+                ),
+                name="print_back_offset_x_range",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(
+                    back_offset_y__gte=-MAX_BACK_OFFSET, back_offset_y__lte=MAX_BACK_OFFSET
+                ),
+                name="print_back_offset_y_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user}: back offset {self.back_offset_x}, {self.back_offset_y} mm"

@@ -43,7 +43,11 @@ def preview_png(
             str(PREVIEW_FORMAT),
             str(deck.version),
             str(catalogue_version()),
-            json.dumps(order["options"], sort_keys=True),
+            # Back offsets move only backs pages, never the fronts page shown here.
+            json.dumps(
+                {k: v for k, v in order["options"].items() if not k.startswith("back_offset")},
+                sort_keys=True,
+            ),
         ]
     )
 

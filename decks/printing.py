@@ -2,24 +2,30 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from django.conf import settings
+from django.urls import reverse
 
 from cardsite.catalogue.art import print_art
+from cardsite.catalogue.faces.back import back_file
 from cardsite.catalogue.models import Card
 from decks.models import Deck
 from decks.proxies import (
+    PLAIN_BACK,
     ProxyCard,
     Sheet,
     SheetOptions,
     check_sheet_size,
     expand,
+    parse_options,
     render_sheet,
 )
+from decks.selectors import saved_back_offsets
+from engines import get_engine
 
 
 def proxy_card(card: Card) -> ProxyCard:
@@ -61,6 +67,9 @@ class SheetOrder(TypedDict):
 
     title: str
     game: str
+    # The game's slug, for its card back. Orders queued before it was added lack it; the
+    # sheet then takes it from the cards' game.
+    game_slug: NotRequired[str]
     url: str
     entries: list[tuple[int, int]]  # (card pk, copies)
     options: dict[str, Any]
@@ -73,6 +82,7 @@ def deck_order(deck: Deck, options: SheetOptions) -> SheetOrder:
         {
             "title": deck.name,
             "game": deck.game.name,
+            "game_slug": deck.game.slug,
             "url": settings.SITE_URL + deck.get_absolute_url(),
             "entries": [(card, quantity) for card, quantity in entries],
             "options": asdict(options),
@@ -81,18 +91,25 @@ def deck_order(deck: Deck, options: SheetOptions) -> SheetOrder:
 
 
 def list_order(
-    title: str, game_name: str, entries: list[tuple[int, int]], options: SheetOptions
+    title: str,
+    game_name: str,
+    entries: list[tuple[int, int]],
+    options: SheetOptions,
+    *,
+    game_slug: str | None = None,
 ) -> SheetOrder:
-    """A sheet of (card pk, copies). Raises InputError("cards", ...) for a sheet too large."""
-    return _checked(
-        {
-            "title": title,
-            "game": game_name,
-            "url": settings.SITE_URL + "/",
-            "entries": list(entries),
-            "options": asdict(options),
-        }
-    )
+    """A sheet of (card pk, copies). Raises InputError("cards", ...) for a sheet too large.
+    Without `game_slug`, the sheet takes its game's back from the cards' game."""
+    order: SheetOrder = {
+        "title": title,
+        "game": game_name,
+        "url": settings.SITE_URL + "/",
+        "entries": list(entries),
+        "options": asdict(options),
+    }
+    if game_slug:
+        order["game_slug"] = game_slug
+    return _checked(order)
 
 
 def order_cards(order: SheetOrder) -> int:
@@ -113,9 +130,35 @@ def order_sheet(order: SheetOrder) -> Sheet:
     if missing:
         raise Card.DoesNotExist(f"{len(missing)} of the cards are no longer in the catalogue")
     proxies = expand((proxy_card(cards[card]), quantity) for card, quantity in order["entries"])
+    slug = order.get("game_slug") or next((c.game.slug for c in cards.values()), "")
+    back, colour = _back(slug)
     return Sheet(
-        order["title"], order["game"], order["url"], proxies, SheetOptions(**order["options"])
+        order["title"],
+        order["game"],
+        order["url"],
+        proxies,
+        SheetOptions(**order["options"]),
+        back_image=back,
+        back_colour=colour,
+        calibration_url=settings.SITE_URL + reverse("decks:calibration"),
     )
+
+
+def _back(game_slug: str) -> tuple[Path | None, str]:
+    """The game's card back and its field colour; none for a game no engine knows (a job
+    queued before its game left the site), which then prints the sheet's plain back."""
+    try:
+        engine = get_engine(game_slug)
+    except KeyError:
+        return None, PLAIN_BACK
+    return back_file(engine.slug), engine.face.back.colours[0]
+
+
+def options_for(params: Mapping[str, str], *, user: Any) -> SheetOptions:
+    """Sheet options from query parameters, with the back offsets `user` saved (if any) where
+    the parameters do not give them. Raises InputError naming a bad option."""
+    saved = saved_back_offsets(user=user)
+    return parse_options(params, back_offsets=saved) if saved else parse_options(params)
 
 
 def print_order(order: SheetOrder, progress: Callable[[int], None] | None = None) -> bytes:
@@ -127,6 +170,11 @@ def deck_sheet(deck: Deck, options: SheetOptions) -> bytes:
 
 
 def list_sheet(
-    title: str, game_name: str, entries: list[tuple[int, int]], options: SheetOptions
+    title: str,
+    game_name: str,
+    entries: list[tuple[int, int]],
+    options: SheetOptions,
+    *,
+    game_slug: str | None = None,
 ) -> bytes:
-    return print_order(list_order(title, game_name, entries, options))
+    return print_order(list_order(title, game_name, entries, options, game_slug=game_slug))

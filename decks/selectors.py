@@ -17,7 +17,7 @@ from cardsite.catalogue.models import Card, Faction, Game
 from cardsite.catalogue.search.text import fold
 from cardsite.catalogue.short_ids import is_valid_short_id
 from decks.finding import PER_PAGE, DeckFilters
-from decks.models import DELETED_KEEP_DAYS, Deck, DeckEntry, Job
+from decks.models import DELETED_KEEP_DAYS, Deck, DeckEntry, Job, PrintProfile
 from decks.services import Standing, game_snapshot, standings
 from engines.errors import InputError
 
@@ -282,3 +282,13 @@ def planned_cards(*, deck: Deck) -> list[PlannedCard]:
         )
         for short_id, slug, name, quantity, official in rows
     ]
+
+
+def saved_back_offsets(*, user: Any) -> tuple[float, float] | None:
+    """The back offsets (x, y) in mm `user` saved for their printer, or None: anonymous, or
+    never saved. Anonymous costs no query."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    row = PrintProfile.objects.filter(user=user).values_list("back_offset_x", "back_offset_y")
+    found = row.first()
+    return (float(found[0]), float(found[1])) if found else None

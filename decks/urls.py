@@ -42,4 +42,6 @@ urlpatterns = [
     path("jobs/<str:key>/", views.job_detail, name="job"),
     path("jobs/<str:key>/result", views.job_result, name="job-result"),
     path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/printing/", views.printing_profile, name="printing"),
+    path("proxies/calibration.pdf", views.calibration_pdf, name="calibration"),
 ]

@@ -18,8 +18,16 @@ from decks.api.jobs import job_accepted, prefers_async
 from decks.api.responses import JOB_ACCEPTED, content_error
 from decks.api.serializers import DeckErrorSerializer, DeckInputSerializer, JobSerializer
 from decks.jobs import proxies_job
-from decks.printing import SheetOrder, deck_order, list_order, print_order
-from decks.proxies import MAX_BLEED, MAX_GAP, MAX_SHEET_CARDS, PAPERS, SIZES, parse_options
+from decks.printing import SheetOrder, deck_order, list_order, options_for, print_order
+from decks.proxies import (
+    MAX_BACK_OFFSET,
+    MAX_BLEED,
+    MAX_GAP,
+    MAX_SHEET_CARDS,
+    PAPERS,
+    SIZES,
+    parse_options,
+)
 from decks.selectors import deck_for_reader
 from decks.services import DeckContentError, intake_posted, resolve
 
@@ -51,6 +59,17 @@ SHEET_PARAMETERS = [
     OpenApiParameter(
         "backs", str, enum=["0", "1", "false", "true"], description="Add mirrored backs pages."
     ),
+    *(
+        OpenApiParameter(
+            name,
+            {"type": "number", "minimum": -MAX_BACK_OFFSET, "maximum": MAX_BACK_OFFSET},
+            description=f"The printer's back offset {axis} in mm, as read on the duplex "
+            f"calibration sheet (`/proxies/calibration.pdf`), -{MAX_BACK_OFFSET:g} to "
+            f"{MAX_BACK_OFFSET:g}, kept to 0.1 mm; backs pages are shifted to cancel it. "
+            "Without it, the offset the signed-in user saved (or 0).",
+        )
+        for name, axis in (("back_offset_x", "across (right +)"), ("back_offset_y", "up (+)"))
+    ),
 ]
 
 
@@ -77,7 +96,7 @@ class DeckProxiesView(APIView):
         deck = deck_for_reader(deck_id=id, user=request.user)
         if deck is None:
             raise NotFound("No deck with that id, or it is private.")
-        options = parse_options(request.query_params)
+        options = options_for(request.query_params, user=request.user)
         order = deck_order(deck, options)
         if background := _proxies_job(request, order):
             return background
@@ -123,6 +142,7 @@ class ListProxiesView(APIView):
             data["game"].name,
             [(e.card.pk, e.quantity) for e in resolved.entries],
             options,
+            game_slug=data["game"].slug,
         )
         if background := _proxies_job(request, order):
             return background

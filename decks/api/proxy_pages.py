@@ -16,8 +16,7 @@ from rest_framework.views import APIView
 from cardsite.limits import spend
 from decks.api.proxies import SHEET_LIMIT, SHEET_PARAMETERS
 from decks.models import Deck
-from decks.printing import deck_order
-from decks.proxies import parse_options
+from decks.printing import deck_order, options_for
 from decks.selectors import deck_for_reader
 from decks.sheet_pages import (
     PAGE_DIGITS,
@@ -87,7 +86,9 @@ class DeckProxyPageView(APIView):
         if deck is None:
             raise NotFound("No deck with that id, or it is private.")
         # `page` is this view's; parse_options refuses any name it does not know.
-        options = parse_options({k: v for k, v in request.query_params.items() if k != "page"})
+        options = options_for(
+            {k: v for k, v in request.query_params.items() if k != "page"}, user=request.user
+        )
         order = deck_order(deck, options)
         count = page_count(order)
         page = parse_page(request.query_params.get("page"), count)

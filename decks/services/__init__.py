@@ -26,6 +26,7 @@ from decks.services.play import (
     policy_from_form,
     sample_hand,
 )
+from decks.services.printing import print_profile_set
 from decks.services.resolve import (
     UNSAVABLE,
     DeckContentError,
@@ -90,6 +91,7 @@ __all__ = [
     "intake_text",
     "legality",
     "policy_from_form",
+    "print_profile_set",
     "problem_json",
     "resolve",
     "sample_hand",

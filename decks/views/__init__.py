@@ -21,10 +21,12 @@ from decks.views.lifecycle import deck_delete_view, deck_restore_view, my_decks
 from decks.views.og import deck_og_image
 from decks.views.pages import deck_detail, deck_proxies
 from decks.views.playtest import deck_playtest
+from decks.views.printing import calibration_pdf, printing_profile
 from decks.views.proxies import deck_proxies_form, deck_proxies_preview
 from decks.views.variants import deck_variants
 
 __all__ = [
+    "calibration_pdf",
     "deck_compare",
     "deck_delete_view",
     "deck_detail",
@@ -51,6 +53,7 @@ __all__ = [
     "job_result",
     "my_decks",
     "password_reset",
+    "printing_profile",
     "public_decks",
     "signup",
     "version_note_view",

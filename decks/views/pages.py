@@ -11,8 +11,7 @@ from django.urls import reverse
 from cardsite.api.errors import as_form_error
 from cardsite.limits import client_key, throttle_page
 from decks.jobs import proxies_job
-from decks.printing import deck_order, print_order
-from decks.proxies import parse_options
+from decks.printing import deck_order, options_for, print_order
 from decks.selectors import planned_cards
 from decks.services import ResolvedEntry, check, deck_charts, intake_deck, legality, resolve
 from decks.services.describe import deck_description, description_summary
@@ -68,7 +67,7 @@ def deck_proxies(request: HttpRequest, deck_id: str) -> HttpResponse:
     on one sheet, is a 400 naming it."""
     deck = readable_or_404(request, deck_id)
     try:
-        options = parse_options(request.GET)
+        options = options_for(request.GET, user=request.user)
         order = deck_order(deck, options)
     except InputError as exc:
         return HttpResponse(

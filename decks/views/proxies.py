@@ -1,4 +1,5 @@
-"""The proxy sheet's form (paper, card size, bleed, gap, backs) and its first page's preview."""
+"""The proxy sheet's form (paper, card size, bleed, gap, backs and the printer's back offset)
+and its first page's preview."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ from cardsite.api.errors import as_form_error
 from cardsite.limits import spend
 from decks.models import Deck
 from decks.preview import PREVIEW_DPI, preview_png
-from decks.printing import deck_order, order_cards
+from decks.printing import deck_order, options_for, order_cards
 from decks.proxies import (
+    MAX_BACK_OFFSET,
     MAX_BLEED,
     MAX_GAP,
     MAX_SHEET_CARDS,
@@ -24,8 +26,8 @@ from decks.proxies import (
     SIZES,
     SheetOptions,
     pages_for,
-    parse_options,
 )
+from decks.selectors import saved_back_offsets
 from decks.views.common import readable_or_404
 from decks.views.proxy_pages import png_page_links, png_pages_url
 from engines.errors import InputError
@@ -52,12 +54,15 @@ def _values(options: SheetOptions) -> dict[str, str]:
         "bleed": f"{options.bleed:g}",
         "gap": f"{options.gap:g}",
         "backs": "1" if options.backs else "0",
+        "back_offset_x": f"{options.back_offset_x:g}",
+        "back_offset_y": f"{options.back_offset_y:g}",
     }
 
 
-def _query(options: SheetOptions) -> str:
-    """The options as a query string, defaults left out."""
-    defaults = _values(SheetOptions())
+def _query(options: SheetOptions, saved: tuple[float, float]) -> str:
+    """The options as a query string, leaving out what the sheet would take anyway: the
+    defaults, and the user's saved offsets."""
+    defaults = _values(SheetOptions(back_offset_x=saved[0], back_offset_y=saved[1]))
     return urlencode({k: v for k, v in _values(options).items() if v != defaults[k]})
 
 
@@ -66,8 +71,12 @@ def deck_proxies_form(request: HttpRequest, deck_id: str) -> HttpResponse:
     """The sheet's options as a GET form that submits to the PDF, with the first page drawn
     beside it; a bad option is shown beside the form (a 400)."""
     deck = readable_or_404(request, deck_id)
+    saved = saved_back_offsets(user=request.user)
+    known = saved or (0.0, 0.0)
     context: dict[str, Any] = {
         "deck": deck,
+        "saved": saved and dict(zip(("x", "y"), map("{:g}".format, saved), strict=True)),
+        "max_offset": MAX_BACK_OFFSET,
         "papers": [(name, _paper_label(name, size)) for name, size in PAPERS.items()],
         "sizes": [(name, _size_label(name, size)) for name, size in SIZES.items()],
         "max_bleed": MAX_BLEED,
@@ -77,15 +86,16 @@ def deck_proxies_form(request: HttpRequest, deck_id: str) -> HttpResponse:
     }
     status = 200
     try:
-        options = parse_options(request.GET)
+        options = options_for(request.GET, user=request.user)
         order = deck_order(deck, options)
     except InputError as exc:
         # The values as sent, so the one at fault can be corrected where it is.
-        sent = {k: request.GET.get(k, v)[:20] for k, v in _values(SheetOptions()).items()}
+        start = _values(SheetOptions(back_offset_x=known[0], back_offset_y=known[1]))
+        sent = {k: request.GET.get(k, v)[:20] for k, v in start.items()}
         context.update(error=f"{exc.field}: {as_form_error(exc)}", values=sent)
         status = 400
     else:
-        query = _query(options)
+        query = _query(options, known)
         cards = order_cards(order)
         paper_mm = PAPERS[options.paper]
         context.update(
@@ -99,6 +109,8 @@ def deck_proxies_form(request: HttpRequest, deck_id: str) -> HttpResponse:
             png_pages=png_page_links(
                 deck, sheets=pages_for(cards), backs=options.backs, query=query
             ),
+            # Offered to a signed-in user whose sheet's offsets are not the saved ones.
+            unsaved=(options.back_offset_x, options.back_offset_y) != known,
         )
     return render(request, "decks/proxies.html", context, status=status)
 
@@ -114,7 +126,7 @@ def deck_proxies_preview(request: HttpRequest, deck_id: str) -> HttpResponse:
     free, so trying options back and forth costs nothing."""
     deck = readable_or_404(request, deck_id)
     try:
-        order = deck_order(deck, parse_options(request.GET))
+        order = deck_order(deck, options_for(request.GET, user=request.user))
     except InputError as exc:
         return HttpResponse(
             f"Cannot preview: {exc.field}: {as_form_error(exc)}\n",

@@ -24,6 +24,7 @@ def main() -> None:
     django.setup()
     from django.core.management import call_command
 
+    from cardsite.catalogue.faces.back import back_file
     from cardsite.catalogue.models import Card
     from decks.printing import proxy_card
     from decks.proxies import Sheet, SheetOptions, _qr_matrix, _register_fonts, render_sheet
@@ -50,7 +51,13 @@ def main() -> None:
         ("300-card list, A4", 300, SheetOptions()),
     ]:
         sheet = Sheet(
-            "Benchmark", "cardsite", "http://127.0.0.1:8000/decks/x/", proxies[:count], options
+            "Benchmark",
+            "cardsite",
+            "http://127.0.0.1:8000/decks/x/",
+            proxies[:count],
+            options,
+            # A sheet with backs prints a game's card back, as decks.printing gives it.
+            back_image=back_file(cards[0].game.slug) if options.backs else None,
         )
         timings, pdf = [], b""
         for _ in range(7):

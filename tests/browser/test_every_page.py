@@ -92,6 +92,7 @@ PAGES = [
     SitePage("my-decks", who="member"),
     SitePage("new-deck", who="member"),
     SitePage("password-change", who="member"),
+    SitePage("printing", who="member"),
     SitePage("login", who="visitor"),
     SitePage("signup", who="visitor"),
     SitePage("password-reset", who="visitor"),
@@ -226,6 +227,7 @@ def urls(_server: str, django_db_blocker: Any) -> Iterator[dict[str, str]]:
         )
         found["builder-with-problems"] = f"/decks/{illegal.share_key}/edit/"
         found["proxy-form"] = f"/decks/{illegal.share_key}/proxies/"
+        found["printing"] = "/accounts/printing/"
         job = Job.objects.create(
             kind=Job.Kind.GOLDFISH,
             owner=owner,

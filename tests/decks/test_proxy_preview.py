@@ -13,7 +13,7 @@ from PIL import Image, ImageChops
 from cardsite.catalogue.models import Card, Game
 from decks.images import deck_images_folder
 from decks.preview import PREVIEW_DPI, PREVIEW_KEEP
-from decks.proxies import MAX_BLEED, MAX_GAP, MAX_SHEET_CARDS, PAPERS, SIZES
+from decks.proxies import MAX_BLEED, MAX_GAP, MAX_SHEET_CARDS, OPTION_NAMES, PAPERS, SIZES
 from decks.services import Intake, RequestedCard, deck_create, deck_update
 
 pytestmark = pytest.mark.django_db
@@ -54,7 +54,7 @@ def test_the_form_offers_every_option_the_pdf_reads_with_its_limits(client, owne
     form = page[start : page.index("</form>", start)]
     assert f'action="/decks/{deck.share_key}/proxies.pdf"' in form
     names = set(re.findall(r'name="(\w+)"', form))
-    assert names == {"paper", "size", "bleed", "gap", "backs"}
+    assert names == set(OPTION_NAMES)
     for value in (*PAPERS, *SIZES):
         assert f'<option value="{value}"' in form
     assert f'max="{MAX_BLEED:g}"' in form and f'max="{MAX_GAP:g}"' in form

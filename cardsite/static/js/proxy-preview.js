@@ -93,6 +93,21 @@
     img.src = params ? `${base}?${params}` : base;
     // The page's address keeps the options, so a reload or a shared link shows the same.
     window.history.replaceState(null, "", params ? `?${params}` : window.location.pathname);
+    rememberable();
+  };
+
+  // "Remember these offsets" saves what the form now holds, offered while it differs from
+  // what is saved, and comes back to the form as it is now.
+  const rememberable = () => {
+    const remember = document.getElementById("remember-offsets");
+    if (!remember) return;
+    const x = form.elements.back_offset_x.value;
+    const y = form.elements.back_offset_y.value;
+    remember.elements.back_offset_x.value = x;
+    remember.elements.back_offset_y.value = y;
+    remember.elements.next.value = window.location.pathname + window.location.search;
+    remember.hidden =
+      Number(x) === Number(remember.dataset.savedX) && Number(y) === Number(remember.dataset.savedY);
   };
 
   const existing = figure.querySelector("img");

@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 from cardsite.catalogue.models import Game
 from decks.models import Deck
 from decks.printing import deck_sheet, list_sheet
-from decks.proxies import MAX_SHEET_CARDS, parse_options
+from decks.proxies import MAX_SHEET_CARDS, OPTION_NAMES, parse_options
 from decks.services import DeckContentError, intake_text, resolve
 from engines.errors import InputError
 
@@ -21,8 +21,8 @@ class Command(BaseCommand):
         source.add_argument("--list", type=Path, help="A text decklist file.")
         parser.add_argument("--game", help="The list's game (with --list).")
         parser.add_argument("--output", "-o", type=Path, required=True)
-        for option in ("paper", "size", "bleed", "gap", "backs"):
-            parser.add_argument(f"--{option}")
+        for option in OPTION_NAMES:
+            parser.add_argument(f"--{option.replace('_', '-')}", dest=option)
 
     def handle(
         self,
@@ -33,15 +33,11 @@ class Command(BaseCommand):
         output: Path,
         **options: Any,
     ) -> None:
-        params = {
-            k: str(v)
-            for k, v in options.items()
-            if k in ("paper", "size", "bleed", "gap", "backs") and v is not None
-        }
+        params = {k: str(v) for k, v in options.items() if k in OPTION_NAMES and v is not None}
         try:
             sheet_options = parse_options(params)
         except InputError as exc:
-            raise CommandError(f"--{exc.field}: {exc.message}") from None
+            raise CommandError(f"--{exc.field.replace('_', '-')}: {exc.message}") from None
         try:
             if deck:
                 found = Deck.objects.filter(share_key=deck, deleted_at__isnull=True).first()
@@ -72,4 +68,4 @@ class Command(BaseCommand):
             n = len(exc.problems)
             raise CommandError(f"{n} line(s) of {path} name no card; nothing written") from None
         entries = [(e.card.pk, e.quantity) for e in resolved.entries]
-        return list_sheet(path.stem, game.name, entries, options)
+        return list_sheet(path.stem, game.name, entries, options, game_slug=game.slug)

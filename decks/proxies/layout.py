@@ -1,0 +1,162 @@
+"""The sheet's options, read from a query string, and where everything goes on its pages."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from engines.errors import InputError
+
+MM = 72 / 25.4
+PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+SIZES = {"63x88": (63.0, 88.0), "2.5x3.5": (63.5, 88.9)}
+COLUMNS = ROWS = 3
+CROP_OFFSET, CROP_LENGTH = 1.0, 3.0  # mm: marks start this far outside the grid
+MAX_BLEED, MAX_GAP = 3.0, 10.0
+MAX_BACK_OFFSET = 5.0
+# Cards in one sheet, counting every copy: 67 pages, a few seconds of drawing. A playset of
+# the largest deck any game allows is far smaller; more is a 400 before anything is drawn.
+MAX_SHEET_CARDS = 600
+OPTION_NAMES = ("paper", "size", "bleed", "gap", "backs", "back_offset_x", "back_offset_y")
+# ASCII only: float() also reads "٣" or "1_0", and "nan", "inf" and "1e309" (infinite),
+# none of which anyone means as millimetres.
+_DECIMAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d{1,3})?", re.ASCII)
+
+
+@dataclass(frozen=True)
+class SheetOptions:
+    paper: str = "a4"
+    size: str = "63x88"
+    bleed: float = 0.0
+    gap: float = 0.0
+    backs: bool = False
+    # The printer's back offset in mm (MAX_BACK_OFFSET either way), as read on the
+    # calibration sheet: where its backs land, seen from the front, right and up positive.
+    # Backs pages are shifted to cancel it: in the backs page's own coordinates (the long
+    # edge flip mirrors x) by (+back_offset_x, -back_offset_y).
+    back_offset_x: float = 0.0
+    back_offset_y: float = 0.0
+
+
+def millimetres(raw: str, name: str, low: float, high: float) -> float:
+    """A finite number of millimetres from low to high; anything else raises InputError
+    naming `name`."""
+    text = raw.strip()
+    value = float(text) if _DECIMAL.fullmatch(text) else math.nan
+    if not math.isfinite(value):
+        raise InputError(name, f"must be a number of millimetres, got {raw[:20]!r}")
+    if not low <= value <= high:
+        raise InputError(name, f"must be between {low:g} and {high:g} mm, got {raw[:20]}")
+    return value
+
+
+def back_offset(raw: str, name: str) -> float:
+    """A back offset option: -MAX_BACK_OFFSET to MAX_BACK_OFFSET mm, to 0.1 mm."""
+    value = millimetres(raw, name, -MAX_BACK_OFFSET, MAX_BACK_OFFSET)
+    # +0.0 turns a rounded -0.0 into 0, which reads better everywhere it is shown.
+    return round(value, 1) + 0.0
+
+
+def parse_options(
+    params: Mapping[str, str], *, back_offsets: tuple[float, float] = (0.0, 0.0)
+) -> SheetOptions:
+    """Sheet options from query parameters; a bad one raises InputError naming it.
+    `back_offsets` (x, y) are used where the parameters do not give them: a user's saved
+    ones (decks.printing.options_for)."""
+    for name in params:
+        if name not in OPTION_NAMES:
+            raise InputError(name, f"unknown option; options are {', '.join(OPTION_NAMES)}")
+    paper = params.get("paper", "a4").lower()
+    if paper not in PAPERS:
+        raise InputError("paper", f"must be a4 or letter, got {paper[:20]!r}")
+    size = params.get("size", "63x88").lower()
+    if size not in SIZES:
+        raise InputError("size", f"must be 63x88 or 2.5x3.5, got {size[:20]!r}")
+    backs = params.get("backs", "0")
+    if backs not in ("0", "1", "true", "false"):
+        raise InputError("backs", f"must be 1 or 0, got {backs[:20]!r}")
+    saved_x, saved_y = back_offsets
+    options = SheetOptions(
+        paper,
+        size,
+        millimetres(params.get("bleed", "0"), "bleed", 0, MAX_BLEED),
+        millimetres(params.get("gap", "0"), "gap", 0, MAX_GAP),
+        backs in ("1", "true"),
+        back_offset(params["back_offset_x"], "back_offset_x")
+        if "back_offset_x" in params
+        else saved_x,
+        back_offset(params["back_offset_y"], "back_offset_y")
+        if "back_offset_y" in params
+        else saved_y,
+    )
+    layout(options)  # refuses a gap the page cannot hold
+    return options
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where things go on a page, in millimetres from the bottom-left corner."""
+
+    page: tuple[float, float]
+    card: tuple[float, float]
+    bleed: float
+    gap: float
+    cells: tuple[tuple[float, float], ...]  # bottom-left of each card's trim box, row by row
+    grid: tuple[float, float, float, float]  # x0, y0, x1, y1 of the trim boxes
+    footer: tuple[float, float, float, str]  # x, y, QR size, "bottom" or "side"
+
+    def mirrored(self, index: int) -> tuple[float, float]:
+        """The cell a card's back goes in for long-edge duplex: columns swap left to right."""
+        row, column = divmod(index, COLUMNS)
+        return self.cells[row * COLUMNS + (COLUMNS - 1 - column)]
+
+
+def layout(options: SheetOptions) -> Layout:
+    """Place the 3 x 3 grid, its bleed, crop marks and footer on the page.
+
+    Bleed is given only where it fits: at most half the gap (or a card's bleed would cover
+    its neighbour) and never pushing crop marks off the paper. The footer (deck QR code and
+    title) goes under the grid, or beside it when the page has no room below (2.5 x 3.5 in
+    cards on Letter leave 12.7 mm of height in all).
+    """
+    page_w, page_h = PAPERS[options.paper]
+    card_w, card_h = SIZES[options.size]
+    crop = CROP_OFFSET + CROP_LENGTH
+    gap = options.gap
+    grid_w = COLUMNS * card_w + (COLUMNS - 1) * gap
+    grid_h = ROWS * card_h + (ROWS - 1) * gap
+    room_w = (page_w - grid_w) / 2 - crop
+    room_h = (page_h - grid_h) / 2 - crop
+    if room_w < 0 or room_h < 0:
+        raise InputError(
+            "gap",
+            f"{gap:g} mm between cards leaves no room on {options.paper} for {options.size} cards",
+        )
+    bleed = max(0.0, min(options.bleed, gap / 2, room_w, room_h))
+    below = page_h - grid_h - 2 * (crop + bleed) - 1.5  # height left for a footer under it
+    if below >= 8:
+        qr = min(14.0, below)
+        slack = below - qr
+        y0 = 1.5 + qr + crop + bleed + slack / 2
+        footer = (1.0 + crop, 1.0, qr, "bottom")
+    else:
+        qr = max(6.0, min(12.0, room_w - bleed - 1))
+        y0 = (page_h - grid_h) / 2
+        footer = (page_w - qr - 0.5, y0, qr, "side")
+    x0 = (page_w - grid_w) / 2
+    cells = tuple(
+        (x0 + column * (card_w + gap), y0 + (ROWS - 1 - row) * (card_h + gap))
+        for row in range(ROWS)
+        for column in range(COLUMNS)
+    )
+    return Layout(
+        (page_w, page_h),
+        (card_w, card_h),
+        bleed,
+        gap,
+        cells,
+        (x0, y0, x0 + grid_w, y0 + grid_h),
+        footer,
+    )
