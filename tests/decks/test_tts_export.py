@@ -253,6 +253,6 @@ def test_the_api_export_as_tts_is_the_same_save_as_a_download_named_after_the_de
 def test_the_deck_page_offers_the_download_and_says_how_to_load_it(client, owner):
     deck = game_deck(owner, "conquest-of-orion")
     page = client.get(deck.get_absolute_url()).content.decode()
-    assert f'href="/decks/{deck.share_key}/tts.json" download>Tabletop Simulator</a>' in page
+    assert f'href="/decks/{deck.share_key}/tts.json" download aria-describedby' in page
     assert "Saves/Saved Objects" in page and "Objects &gt; Saved Objects" in page
-    assert "proxy backs" in page
+    assert "proxy back" in page and 'aria-describedby="tts-help"' in page
