@@ -19,8 +19,9 @@ from decks.selectors import deck_for_link
 from decks.tts import DIGEST, link_is_valid, tts_export, tts_sheet
 from decks.views.exports import attachment
 
-# A sheet's URL names its content, so a public one never changes.
-PUBLIC_SHEET_CACHE = {"public": True, "max_age": 365 * 24 * 60 * 60, "immutable": True}
+# A sheet's URL names its content, so it never changes while it exists; but a public deck may
+# turn private, and a shared cache should not go on showing its cards for long after.
+PUBLIC_SHEET_CACHE = {"public": True, "max_age": 60 * 60, "immutable": True}
 PRIVATE_SHEET_CACHE = {"private": True, "max_age": 60 * 60}
 
 
