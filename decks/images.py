@@ -26,6 +26,24 @@ def deck_images_folder(share_key: str) -> Path:
     return Path(settings.MEDIA_ROOT) / FOLDER / share_key
 
 
+def image_digest(inputs: str) -> str:
+    """The hash of a picture's inputs that names its file (20 hex digits)."""
+    return hashlib.sha256(inputs.encode()).hexdigest()[:20]
+
+
+def kept_image(*, share_key: str, kind: str, digest: str) -> bytes | None:
+    """The PNG of `kind` whose inputs hash to `digest`, if its file is still kept."""
+    path = deck_images_folder(share_key) / f"{kind}-{digest}.png"
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None  # never drawn, or removed by a request keeping the newest
+    # Touched, so that the files kept are the ones still in use.
+    with contextlib.suppress(FileNotFoundError):
+        os.utime(path)
+    return data
+
+
 def cached_image(
     *, share_key: str, kind: str, inputs: str, draw: Callable[[], bytes], keep: int = 1
 ) -> bytes:
@@ -33,17 +51,11 @@ def cached_image(
     now and kept. At most `keep` files of this kind stay for the deck (the least recently
     used go first)."""
     folder = deck_images_folder(share_key)
-    digest = hashlib.sha256(inputs.encode()).hexdigest()[:20]
+    digest = image_digest(inputs)
     path = folder / f"{kind}-{digest}.png"
-    try:
-        png = path.read_bytes()
-    except FileNotFoundError:
-        pass  # not drawn yet, or just removed by another request keeping its newest
-    else:
-        # Touched, so that the files kept are the ones still in use.
-        with contextlib.suppress(FileNotFoundError):
-            os.utime(path)
-        return png
+    kept = kept_image(share_key=share_key, kind=kind, digest=digest)
+    if kept is not None:
+        return kept
     folder.mkdir(parents=True, exist_ok=True)
     png = draw()
     # Written aside and renamed, so a concurrent request never reads a half-written file.

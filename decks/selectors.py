@@ -47,6 +47,17 @@ def deck_for_reader(*, deck_id: str, user: Any) -> Deck | None:
     return deck
 
 
+def deck_for_link(*, deck_id: str, user: Any, signed: bool) -> Deck | None:
+    """As deck_for_reader, and a private deck also for whoever holds a signed link to it that
+    has not expired (`signed`: checked by decks.tts.links before anything is read)."""
+    deck = _base().filter(share_key=deck_id).first()
+    if deck is None or signed:
+        return deck
+    if deck.visibility == Deck.Visibility.PRIVATE and deck.owner_id != getattr(user, "id", None):
+        return None
+    return deck
+
+
 # The orders /decks/ offers; the id breaks ties, so pages never overlap or skip a deck.
 SORTS = {"updated": ("-updated_at", "-id"), "newest": ("-created_at", "-id")}
 

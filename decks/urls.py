@@ -27,6 +27,8 @@ urlpatterns = [
         name="proxies-preview",
     ),
     path("decks/<str:deck_id>/export.<str:extension>", views.deck_export_file, name="export-file"),
+    path("decks/<str:deck_id>/tts.json", views.deck_tts_file, name="tts-file"),
+    path("decks/<str:deck_id>/tts/<str:digest>.png", views.deck_tts_sheet, name="tts-sheet"),
     path("decks/<str:deck_id>/og.png", views.deck_og_image, name="og-image"),
     path("decks/<str:deck_id>/goldfish/", views.deck_goldfish, name="goldfish"),
     path("decks/<str:deck_id>/playtest/", views.deck_playtest, name="playtest"),

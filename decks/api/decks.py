@@ -4,6 +4,7 @@ its history, comparisons and variants are in decks.api.history."""
 from __future__ import annotations
 
 from django.urls import reverse
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -36,7 +37,7 @@ from decks.api.serializers import (
     JobSerializer,
     StaleVersionSerializer,
 )
-from decks.exports import deck_export
+from decks.exports import deck_export, export_filename
 from decks.models import DELETED_KEEP_DAYS, Deck
 from decks.selectors import deck_for_reader, decks_listed
 from decks.services import (
@@ -50,6 +51,11 @@ from decks.services import (
     intake_posted,
     resolve,
 )
+from decks.tts import tts_export
+from decks.tts.links import LINK_HOURS
+from decks.views.exports import attachment
+
+EXPORT_KINDS = ("text", "json", "code", "tts")
 
 
 def _if_match_version(request: Request, deck: Deck) -> tuple[int | None, bool]:
@@ -253,16 +259,36 @@ class DeckViewSet(DeckHistoryActions, viewsets.ViewSet):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(
-        summary="Export a deck as text, JSON or a deck code",
-        parameters=[OpenApiParameter("as", str, enum=["text", "json", "code"])],
+        summary="Export a deck as text, JSON, a deck code or a Tabletop Simulator object",
+        description=(
+            "`as=tts` answers the Tabletop Simulator saved object itself (a file for TTS's "
+            "Saved Objects folder), as an attachment named after the deck; a private deck's "
+            f"sheet links in it are signed and work for {LINK_HOURS} hours."
+        ),
+        parameters=[
+            OpenApiParameter("as", str, enum=[*EXPORT_KINDS]),
+            OpenApiParameter(
+                "Content-Disposition",
+                str,
+                OpenApiParameter.HEADER,
+                response=[200],
+                description="With as=tts: an attachment named after the deck.",
+            ),
+        ],
         responses={200: OpenApiTypes.OBJECT},
     )
     @action(detail=True, methods=["get"])
     def export(self, request: Request, id: str) -> Response:
         kind = request.query_params.get("as", "text")
-        if kind not in ("text", "json", "code"):
-            raise ValidationError({"as": [f"Export as text, json or code, not {kind!r}."]})
-        return Response(deck_export(self._readable(request, id), kind))
+        if kind not in EXPORT_KINDS:
+            raise ValidationError({"as": [f"Export as text, json, code or tts, not {kind!r}."]})
+        deck = self._readable(request, id)
+        if kind == "tts":
+            return Response(
+                tts_export(deck=deck, now=timezone.now()),
+                headers={"Content-Disposition": attachment(*export_filename(deck, "json"))},
+            )
+        return Response(deck_export(deck, kind))
 
     @extend_schema(
         summary="Goldfish a deck you can read: simulate solo games",

@@ -23,6 +23,7 @@ from decks.views.pages import deck_detail, deck_proxies
 from decks.views.playtest import deck_playtest
 from decks.views.printing import calibration_pdf, printing_profile
 from decks.views.proxies import deck_proxies_form, deck_proxies_preview
+from decks.views.tts import deck_tts_file, deck_tts_sheet
 from decks.views.variants import deck_variants
 
 __all__ = [
@@ -48,6 +49,8 @@ __all__ = [
     "deck_proxies_preview",
     "deck_restore_view",
     "deck_revert_view",
+    "deck_tts_file",
+    "deck_tts_sheet",
     "deck_variants",
     "job_detail",
     "job_result",

@@ -7,12 +7,15 @@ from typing import Any
 
 from django.http import Http404, HttpRequest
 from django.urls import reverse
+from django.utils import timezone
 
 from decks.exports import deck_code, deck_text
 from decks.history_pages import versions_kept
 from decks.models import Deck
 from decks.selectors import deck_for_reader
 from decks.services import ResolvedDeck, intake_deck, resolve
+from decks.tts import tts_file_path
+from decks.tts.links import LINK_HOURS
 from decks.variants import variant_count
 
 
@@ -40,6 +43,9 @@ def export_context(deck: Deck, resolved: ResolvedDeck | None = None) -> dict[str
             "code": deck_code(deck, resolved),
             "txt_url": reverse("decks:export-file", args=[deck.share_key, "txt"]),
             "json_url": reverse("decks:export-file", args=[deck.share_key, "json"]),
+            # Signed for a private deck: the file's sheet links must work outside the site.
+            "tts_url": tts_file_path(deck, timezone.now()),
+            "tts_hours": LINK_HOURS,
         }
     }
 

@@ -1,0 +1,67 @@
+"""A deck for Tabletop Simulator: its saved object as a download, and the image sheets the
+save points at. A private deck's are its owner's, or anyone's holding a signed link that has
+not expired (TTS fetches the sheets without the owner's session); to everyone else a 404."""
+
+from __future__ import annotations
+
+import json
+
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.utils import timezone
+from django.utils.cache import patch_cache_control
+from django.utils.http import parse_etags
+from django.views.decorators.http import require_safe
+
+from cardsite.limits import spend
+from decks.exports import export_filename
+from decks.models import Deck
+from decks.selectors import deck_for_link
+from decks.tts import DIGEST, link_is_valid, tts_export, tts_sheet
+from decks.views.exports import attachment
+
+# A sheet's URL names its content, so it never changes while it exists; but a public deck may
+# turn private, and a shared cache should not go on showing its cards for long after.
+PUBLIC_SHEET_CACHE = {"public": True, "max_age": 60 * 60, "immutable": True}
+PRIVATE_SHEET_CACHE = {"private": True, "max_age": 60 * 60}
+
+
+def _deck(request: HttpRequest, deck_id: str) -> Deck:
+    signed = link_is_valid(deck_id, request.GET, timezone.now())
+    deck = deck_for_link(deck_id=deck_id, user=request.user, signed=signed)
+    if deck is None:
+        raise Http404("No deck with that id, or it is private.")
+    return deck
+
+
+@require_safe
+def deck_tts_file(request: HttpRequest, deck_id: str) -> HttpResponse:
+    deck = _deck(request, deck_id)
+    save = tts_export(deck=deck, now=timezone.now())
+    body = json.dumps(save, indent=1, ensure_ascii=False) + "\n"
+    response = HttpResponse(body.encode("utf-8"), content_type="application/json")
+    response["Content-Disposition"] = attachment(*export_filename(deck, "json"))
+    # A private deck's save holds signed links: no shared cache may keep it.
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+@require_safe
+def deck_tts_sheet(request: HttpRequest, deck_id: str, digest: str) -> HttpResponse:
+    if not DIGEST.fullmatch(digest):
+        raise Http404("A sheet's name is 20 hex digits.")
+    deck = _deck(request, deck_id)
+    sheet = tts_sheet(deck=deck, digest=digest)
+    if sheet is None:
+        raise Http404("This deck has no such sheet.")
+    etag = f'"{sheet.digest}"'
+    wanted = parse_etags(request.headers.get("If-None-Match", ""))
+    if etag in wanted or "*" in wanted:
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        # Drawing a cold sheet costs seconds; reading a drawn one is free.
+        png = sheet.png(lambda: spend(request, "proxies"))
+        response = HttpResponse(png, content_type="image/png")
+    response["ETag"] = etag
+    private = deck.visibility == Deck.Visibility.PRIVATE
+    patch_cache_control(response, **(PRIVATE_SHEET_CACHE if private else PUBLIC_SHEET_CACHE))
+    return response
