@@ -13,11 +13,12 @@ from decks.models import Deck
 from decks.tts.links import link_is_valid
 from decks.tts.plan import DIGEST, tts_plan
 from decks.tts.save import tts_file_path, tts_save
-from decks.tts.sheets import kept_sheet, sheet_png
+from decks.tts.sheets import SheetNotReady, draw_ahead_for, kept_sheet, sheet_png
 
 __all__ = [
     "DIGEST",
     "SheetFile",
+    "SheetNotReady",
     "link_is_valid",
     "tts_export",
     "tts_file_path",
@@ -26,8 +27,12 @@ __all__ = [
 
 
 def tts_export(*, deck: Deck, now: datetime) -> dict[str, Any]:
-    """The deck's saved object; its links (signed for a private deck) made at `now`."""
-    return tts_save(deck=deck, plan=tts_plan(deck), now=now)
+    """The deck's saved object; its links (signed for a private deck) made at `now`. The
+    faces its sheets still lack start being drawn in the background, so that TTS, which
+    fetches the sheets moments later, finds them ready."""
+    plan = tts_plan(deck)
+    draw_ahead_for(plan.sheets)
+    return tts_save(deck=deck, plan=plan, now=now)
 
 
 @dataclass(frozen=True)

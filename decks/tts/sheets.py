@@ -13,17 +13,25 @@ files), named by their digest: the current plan's sheets and the newest few befo
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Iterable
 
 from PIL import Image
 
-from cardsite.catalogue.faces import face_file
+from cardsite.catalogue.faces import face_data, face_file
+from cardsite.catalogue.faces.ahead import (
+    MAX_INLINE_FACES,
+    draw_ahead,
+    inline_cost,
+    seconds_to_wait,
+)
+from cardsite.catalogue.faces.cache import SCALE_FILTER, scaled_face_file
 from decks.images import cached_image, kept_image
 from decks.tts.plan import Sheet
 
 KIND = "tts"
 # One filter for every cell, so a test can scale a face the same way and compare.
-RESAMPLE = Image.Resampling.LANCZOS
+RESAMPLE = SCALE_FILTER
 # Sheets kept per deck beyond the current plan's, for a save loaded before the deck changed.
 KEEP_OLDER = 8
 # What shows in a grid's unused cells (never dealt: no CardID points there).
@@ -42,6 +50,10 @@ def sheet_png(
     sheet must be drawn (and may refuse by raising)."""
 
     def draw() -> bytes:
+        missing = inline_cost(sheet.cards, sheet.cell)
+        if missing > MAX_INLINE_FACES:
+            waiting = draw_ahead(sheet.cards, sheet.cell)
+            raise SheetNotReady(faces=math.ceil(missing), waiting=waiting)
         before_drawing()
         return draw_sheet(sheet)
 
@@ -59,14 +71,40 @@ def kept_sheet(*, share_key: str, digest: str) -> bytes | None:
     return kept_image(share_key=share_key, kind=KIND, digest=digest)
 
 
+class SheetNotReady(Exception):
+    """Too many of the sheet's faces are still to be drawn for one request: they are being
+    drawn in the background, and the client should ask again in `retry_after` seconds."""
+
+    def __init__(self, *, faces: int, waiting: int) -> None:
+        self.faces = faces
+        self.retry_after = seconds_to_wait()
+        super().__init__(
+            f"{faces} of this sheet's card faces are still being drawn ({waiting} waiting in "
+            f"all; a request draws at most {MAX_INLINE_FACES:g} itself): ask again in about "
+            f"{self.retry_after} s"
+        )
+
+
+def draw_ahead_for(sheets: Iterable[Sheet]) -> None:
+    """Start drawing, in the background, the faces these sheets still lack: a save's sheets
+    are fetched moments after the save, and should find their faces drawn."""
+    for sheet in sheets:
+        draw_ahead(sheet.cards, sheet.cell)
+
+
 def draw_sheet(sheet: Sheet) -> bytes:
     width, height = sheet.cell
     image = Image.new("RGB", sheet.size, EMPTY_CELL)
     for position, card in enumerate(sheet.cards):
         row, column = divmod(position, sheet.columns)
-        with Image.open(face_file(card)) as face:
-            cell = face.convert("RGB").resize((width, height), RESAMPLE)
-        image.paste(cell, (column * width, row * height))
+        data = face_data(card)
+        path = scaled_face_file(data, sheet.cell)
+        if path is None:  # the face itself not drawn yet: one of the few drawn inline
+            face_file(card)
+            path = scaled_face_file(data, sheet.cell)
+        assert path is not None
+        with Image.open(path) as cell:
+            image.paste(cell.convert("RGB"), (column * width, row * height))
     buffer = io.BytesIO()
     # Pillow's default compression: `optimize` saves a few per cent for several times the cost.
     image.save(buffer, format="PNG")

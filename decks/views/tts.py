@@ -16,7 +16,7 @@ from cardsite.limits import spend
 from decks.exports import export_filename
 from decks.models import Deck
 from decks.selectors import deck_for_link
-from decks.tts import DIGEST, link_is_valid, tts_export, tts_sheet
+from decks.tts import DIGEST, SheetNotReady, link_is_valid, tts_export, tts_sheet
 from decks.views.exports import attachment
 
 # A sheet's URL names its content, so it never changes while it exists; but a public deck may
@@ -58,8 +58,14 @@ def deck_tts_sheet(request: HttpRequest, deck_id: str, digest: str) -> HttpRespo
     if etag in wanted or "*" in wanted:
         response: HttpResponse = HttpResponseNotModified()
     else:
-        # Drawing a cold sheet costs seconds; reading a drawn one is free.
-        png = sheet.png(lambda: spend(request, "proxies"))
+        # Drawing a sheet spends the proxy budget; reading a drawn one is free.
+        try:
+            png = sheet.png(lambda: spend(request, "proxies"))
+        except SheetNotReady as exc:
+            # A 429, not a 503: the client is to come back, as from any other limit.
+            refusal = HttpResponse(f"{exc}\n", status=429, content_type="text/plain; charset=utf-8")
+            refusal["Retry-After"] = str(exc.retry_after)
+            return refusal
         response = HttpResponse(png, content_type="image/png")
     response["ETag"] = etag
     private = deck.visibility == Deck.Visibility.PRIVATE

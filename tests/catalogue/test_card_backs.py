@@ -1,6 +1,7 @@
 """Each game's card back: the site's own design, read back as a phone and a printer would."""
 
 import io
+import threading
 from dataclasses import replace
 from pathlib import Path
 
@@ -47,16 +48,19 @@ def with_back(monkeypatch, slug: str, **changes: object) -> None:
 
 
 class TextSpy:
-    """Records every text Pillow draws on a back: its words, box and font size."""
+    """Records every text Pillow draws on a back: its words, box and font size (in this
+    thread only: the site draws faces ahead in a thread of its own)."""
 
     def __init__(self, monkeypatch):
         self.drawn: list[tuple[str, tuple[float, float, float, float], float]] = []
         original = ImageDraw.ImageDraw.text
         spy = self
+        mine = threading.get_ident()
 
         def text(draw, xy, text, fill=None, font=None, anchor=None, *args, **kwargs):
             box = draw.textbbox(xy, text, font=font, anchor=anchor)
-            spy.drawn.append((text, box, font.size))
+            if threading.get_ident() == mine:
+                spy.drawn.append((text, box, font.size))
             return original(draw, xy, text, fill, font, anchor, *args, **kwargs)
 
         monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)

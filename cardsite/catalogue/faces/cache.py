@@ -1,4 +1,9 @@
-"""Faces drawn to PNG bytes, and kept as files that are drawn again only when the card changes."""
+"""Faces drawn to PNG bytes, and kept as files that are drawn again only when the card changes.
+
+Beside each face file, scaled copies (`<short id>-<version>@<w>x<h>.png`) serve pictures made of
+many faces (Tabletop Simulator's sheets): a sheet then pastes small files instead of decoding
+and scaling seventy full faces. A new version of a card's face removes every file of the old.
+"""
 
 from __future__ import annotations
 
@@ -13,51 +18,99 @@ from django.conf import settings
 from PIL import Image, ImageOps
 
 from cardsite.catalogue.art import art_size_problem
-from cardsite.catalogue.faces.data import _version, face_data
+from cardsite.catalogue.faces.data import FaceData, _version, face_data
 from cardsite.catalogue.faces.drawing import _Face
 from engines import get_engine
 
 if TYPE_CHECKING:
     from cardsite.catalogue.models import Card
 
+# One filter for every scaled copy, so a test can scale a face the same way and compare.
+SCALE_FILTER = Image.Resampling.LANCZOS
+
 
 def render_face(card: Card) -> bytes:
     """The card's face as PNG bytes."""
     data = face_data(card)
-    return _png(_Face(data, get_engine(data.game_slug), art=_load_art(card)).draw())
+    return _png(_Face(data, get_engine(data.game_slug), art=load_art(card)).draw())
+
+
+def _folder() -> Path:
+    return Path(settings.MEDIA_ROOT) / "faces"
+
+
+def face_path(data: FaceData) -> Path:
+    """Where the face of this version of the card is kept (whether drawn yet or not)."""
+    return _folder() / f"{data.short_id}-{_version(data, get_engine(data.game_slug))}.png"
+
+
+def scaled_path(data: FaceData, size: tuple[int, int]) -> Path:
+    return face_path(data).with_name(f"{face_path(data).stem}@{size[0]}x{size[1]}.png")
 
 
 def face_file(card: Card) -> Path:
     """The card's face as a cached PNG file, drawn only when the card has changed."""
     data = face_data(card)
-    engine = get_engine(data.game_slug)
-    folder = Path(settings.MEDIA_ROOT) / "faces"
-    path = folder / f"{data.short_id}-{_version(data, engine)}.png"
+    path = face_path(data)
     if path.exists():
         return path
-    folder.mkdir(parents=True, exist_ok=True)
-    png = _png(_Face(data, engine, art=_load_art(card)).draw())
+    return write_face(data, art=load_art(card))
+
+
+def write_face(data: FaceData, *, art: Image.Image | None, path: Path | None = None) -> Path:
+    """Draw the face and keep it (at `path`, face_path's answer when the drawing was asked
+    for), removing the files of the card's older versions. Needs no database: `data` and
+    `art` are read beforehand, as a background drawer does."""
+    path = path or face_path(data)
+    _write(path, _png(_Face(data, get_engine(data.game_slug), art=art).draw()))
+    version = path.stem.rsplit("-", 1)[-1]
+    mine = re.compile(rf"{re.escape(data.short_id)}-([0-9a-f]+)(?:@\d+x\d+)?\.png")
+    for old in path.parent.iterdir():
+        match = mine.fullmatch(old.name)
+        if match and match.group(1) != version:
+            old.unlink(missing_ok=True)
+    return path
+
+
+def scaled_face_file(data: FaceData, size: tuple[int, int]) -> Path | None:
+    """The face scaled to `size`, made from the drawn face the first time it is asked for;
+    None while the face itself is not drawn yet."""
+    path = scaled_path(data, size)
+    if path.exists():
+        return path
+    return scale_face(face_path(data), path, size)
+
+
+def scale_face(face: Path, path: Path, size: tuple[int, int]) -> Path | None:
+    """Keep the face file `face` scaled to `size` at `path`; None if `face` is not drawn."""
+    try:
+        with Image.open(face) as drawn:
+            scaled = drawn.convert("RGB").resize(size, SCALE_FILTER)
+    except FileNotFoundError:
+        return None
+    _write(path, _png(scaled, optimize=False))
+    return path
+
+
+def _write(path: Path, png: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
     # Written aside and renamed, so a concurrent request never reads a half-written file.
-    temporary = folder / f".{path.name}.{os.getpid()}.{uuid.uuid4().hex}.tmp"
+    temporary = path.parent / f".{path.name}.{os.getpid()}.{uuid.uuid4().hex}.tmp"
     try:
         temporary.write_bytes(png)
         os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)
-    mine = re.compile(rf"{re.escape(data.short_id)}-[0-9a-f]+\.png")
-    for old in folder.iterdir():
-        if old != path and mine.fullmatch(old.name):
-            old.unlink(missing_ok=True)
-    return path
 
 
-def _png(image: Image.Image) -> bytes:
+def _png(image: Image.Image, *, optimize: bool = True) -> bytes:
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=True)
+    image.save(buffer, format="PNG", optimize=optimize)
     return buffer.getvalue()
 
 
-def _load_art(card: Card) -> Image.Image | None:
+def load_art(card: Card) -> Image.Image | None:
+    """The card's uploaded art, decoded, or None (none, missing, broken or too large)."""
     if not card.art:
         return None
     try:

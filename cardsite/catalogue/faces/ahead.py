@@ -1,0 +1,103 @@
+"""Faces drawn ahead, off the request: a picture made of many faces (a Tabletop Simulator sheet
+holds seventy) must not spend seconds drawing them inside one request.
+
+A face costs about 0.14 s to draw the first time (then it is a file, for every page and
+picture); a scaled copy of a drawn face about 0.015 s. `inline_cost` weighs what a picture
+still lacks, in faces to draw; past MAX_INLINE_FACES the caller hands the missing ones to
+`draw_ahead` and asks its client to come back (Retry-After). One drawing thread per web
+process, with at most MAX_PENDING faces waiting, bounds the work however many ask.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+from collections.abc import Iterable
+from concurrent.futures import Future, ThreadPoolExecutor, wait
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from cardsite.catalogue.faces.cache import face_path, load_art, scale_face, scaled_path, write_face
+from cardsite.catalogue.faces.data import FaceData, face_data
+
+if TYPE_CHECKING:
+    from cardsite.catalogue.models import Card
+
+log = logging.getLogger(__name__)
+
+# About 0.85 s of drawing: what one request may still do itself.
+MAX_INLINE_FACES = 6.0
+# Scaling a drawn face, in faces drawn.
+SCALE_COST = 0.1
+FACE_SECONDS = 0.14
+MAX_PENDING = 2000
+
+_POOL: ThreadPoolExecutor | None = None
+_PENDING: dict[Path, Future[None]] = {}
+_LOCK = threading.Lock()
+
+
+def _cost(data: FaceData, size: tuple[int, int]) -> float:
+    if scaled_path(data, size).exists():
+        return 0.0
+    return SCALE_COST if face_path(data).exists() else 1.0
+
+
+def inline_cost(cards: Iterable[Card], size: tuple[int, int]) -> float:
+    """What making every card's face at `size` would still cost, in faces drawn."""
+    return sum(_cost(face_data(card), size) for card in cards)
+
+
+def draw_ahead(cards: Iterable[Card], size: tuple[int, int]) -> int:
+    """Queue every card whose face at `size` is missing; returns the faces now waiting on
+    this process's drawer (0: nothing to wait for). Reads the cards' data here, so the
+    drawing thread never touches the database."""
+    global _POOL
+    wanted = []
+    for card in cards:
+        data = face_data(card)
+        if _cost(data, size):
+            wanted.append((data, card))
+    with _LOCK:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardsite-faces")
+        for data, card in wanted:
+            key = scaled_path(data, size)
+            if key in _PENDING or len(_PENDING) >= MAX_PENDING:
+                continue
+            # The paths as they are now: MEDIA_ROOT is read here, not in the thread.
+            _PENDING[key] = _POOL.submit(_draw, data, card, size, face_path(data), key)
+        return len(_PENDING)
+
+
+def seconds_to_wait() -> int:
+    """About how long this process's drawer needs for what waits on it now."""
+    with _LOCK:
+        waiting = len(_PENDING)
+    return max(1, math.ceil(waiting * FACE_SECONDS))
+
+
+def settle() -> None:
+    """Drop what waits to be drawn and let the face being drawn finish (a test's end: its
+    media folder is about to go)."""
+    with _LOCK:
+        running = []
+        for key, future in list(_PENDING.items()):
+            if future.cancel():
+                del _PENDING[key]
+            else:
+                running.append(future)
+    wait(running)
+
+
+def _draw(data: FaceData, card: Card, size: tuple[int, int], face: Path, scaled: Path) -> None:
+    try:
+        if not face.exists():
+            write_face(data, art=load_art(card), path=face)
+        scale_face(face, scaled, size)
+    except Exception:
+        log.exception("drawing the face of %s ahead failed", data.short_id)
+    finally:
+        with _LOCK:
+            _PENDING.pop(scaled, None)
