@@ -1,14 +1,14 @@
-"""Backups of what people made: their accounts, API tokens and decks.
+"""Backups of what people made: their accounts, API tokens, printer offsets and decks.
 
 A backup is a Django fixture, the JSON list `dumpdata` writes, with natural keys throughout:
-users and groups by name, decks by share key, deck entries by (share key, card short id, zone),
-planned cards by (share key, short id), a deck's versions by (share key, number), and the
-catalogue rows decks point at by game slug, (game slug, faction slug) and short id. No
-integer key appears, so a backup restores into a fresh database whose catalogue was loaded
-again (`load_games`, `import_cards`) and whose keys all differ. `manage.py loaddata` can read
-it; `restore_backup` adds what loaddata lacks: the whole file is checked against the catalogue
-first, every reference that does not resolve is named by line and field, and the restore is
-one transaction.
+users and groups by name, printer profiles by their user, decks by share key, deck entries by
+(share key, card short id, zone), planned cards by (share key, short id), a deck's versions by
+(share key, number), and the catalogue rows decks point at by game slug, (game slug, faction
+slug) and short id. No integer key appears, so a backup restores into a fresh database whose
+catalogue was loaded again (`load_games`, `import_cards`) and whose keys all differ. `manage.py
+loaddata` can read it; `restore_backup` adds what loaddata lacks: the whole file is checked
+against the catalogue first, every reference that does not resolve is named by line and field,
+and the restore is one transaction.
 
 The catalogue itself is not in a backup: it is rebuilt from its fixtures and import files.
 Neither are background jobs (their results expire within hours) nor format settings (site
@@ -36,13 +36,14 @@ from rest_framework.authtoken.models import Token
 from cardsite.catalogue.documents import DocumentError, Problem, Record, read_json_list
 from cardsite.catalogue.models import Card, Faction, Game
 from decks.backup_history import baselines, check_versions
-from decks.models import Deck, DeckEntry, DeckVersion, MaybeEntry
+from decks.models import Deck, DeckEntry, DeckVersion, MaybeEntry, PrintProfile
 
 # In the order they are written and restored: everything a row points at comes before it.
 MODELS: tuple[type[models.Model], ...] = (
     Group,
     User,
     Token,
+    PrintProfile,
     Deck,
     DeckEntry,
     MaybeEntry,
@@ -70,6 +71,7 @@ def _querysets() -> list[models.QuerySet]:
         Group.objects.prefetch_related("permissions__content_type").order_by("name"),
         User.objects.prefetch_related("groups", "user_permissions__content_type").order_by("pk"),
         Token.objects.select_related("user").order_by("user_id"),
+        PrintProfile.objects.select_related("user").order_by("user_id"),
         Deck.objects.select_related("owner", "game", "faction__game", "forked_from").order_by("pk"),
         DeckEntry.objects.select_related("deck", "card").order_by("pk"),
         MaybeEntry.objects.select_related("deck", "card").order_by("pk"),
@@ -94,8 +96,8 @@ def _chunks(items: Iterable[models.Model], size: int) -> Iterator[list[models.Mo
 
 
 def write_backup(out: IO[str]) -> BackupSummary:
-    """Every user, group, token, deck, deck entry, planned card and deck version, as a fixture
-    with natural keys, one object per line."""
+    """Every user, group, token, printer profile, deck, deck entry, planned card and deck
+    version, as a fixture with natural keys, one object per line."""
     counts: dict[type[models.Model], int] = {}
     # The isolation level can only be set by a transaction's first statement, so not when the
     # caller (a test) already opened one around this.
@@ -195,6 +197,7 @@ def check_backup(records: list[Record]) -> list[Problem]:
         u
         for (u,) in wanted("decks.deck", "owner", 1)
         | wanted("authtoken.token", "user", 1)
+        | wanted("decks.printprofile", "user", 1)
         | wanted("decks.deckversion", "author", 1)
     ]
     known_users = usernames | set(
@@ -219,7 +222,7 @@ def check_backup(records: list[Record]) -> list[Problem]:
             )
         return key
 
-    for record, fields in by_label["authtoken.token"]:
+    for record, fields in by_label["authtoken.token"] + by_label["decks.printprofile"]:
         if (user := reference(record, fields, "user", 1)) and user[0] not in known_users:
             problems.append(
                 Problem(

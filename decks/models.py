@@ -325,6 +325,11 @@ class Job(models.Model):
         return f"{self.key}-{self.kind}.{'pdf' if self.kind == self.Kind.PROXIES else 'json'}"
 
 
+class PrintProfileManager(models.Manager["PrintProfile"]):
+    def get_by_natural_key(self, username: str) -> "PrintProfile":
+        return self.get(user__username=username)
+
+
 class PrintProfile(models.Model):
     """A user's printer, as read on the duplex calibration sheet: where it puts a page's back,
     in mm seen from the front, right and up positive. Applied to every proxy sheet the user
@@ -336,6 +341,8 @@ class PrintProfile(models.Model):
     back_offset_x = models.DecimalField(max_digits=2, decimal_places=1, default=Decimal(0))
     back_offset_y = models.DecimalField(max_digits=2, decimal_places=1, default=Decimal(0))
     updated_at = models.DateTimeField(auto_now=True)
+
+    objects = PrintProfileManager()
 
     class Meta:
         constraints = [
@@ -355,3 +362,9 @@ class PrintProfile(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: back offset {self.back_offset_x}, {self.back_offset_y} mm"
+
+    def natural_key(self) -> tuple[str]:
+        # One profile a user: a backup names it by its user.
+        return (self.user.get_username(),)
+
+    natural_key.dependencies = ["auth.user"]

@@ -9,6 +9,7 @@ from urllib.parse import urlencode
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_safe
 
@@ -28,6 +29,7 @@ from decks.proxies import (
     pages_for,
 )
 from decks.selectors import saved_back_offsets
+from decks.tts import tts_file_path
 from decks.views.common import readable_or_404
 from decks.views.proxy_pages import png_page_links, png_pages_url
 from engines.errors import InputError
@@ -83,6 +85,8 @@ def deck_proxies_form(request: HttpRequest, deck_id: str) -> HttpResponse:
         "max_gap": MAX_GAP,
         "max_cards": MAX_SHEET_CARDS,
         "dpi": PREVIEW_DPI,
+        # Playing on a virtual table is the other way to try a deck without its cards.
+        "tts_url": tts_file_path(deck, timezone.now()),
     }
     status = 200
     try:

@@ -10,6 +10,7 @@ as in a fresh database. Only then is the backup restored.
 import gzip
 import io
 import json
+from decimal import Decimal
 
 import pytest
 from django.contrib.auth.models import Group, Permission, User
@@ -17,7 +18,7 @@ from django.core.management import CommandError, call_command
 from rest_framework.authtoken.models import Token
 
 from cardsite.catalogue.models import Card, Faction, Game
-from decks.models import Deck, DeckEntry
+from decks.models import Deck, DeckEntry, PrintProfile
 from decks.services import (
     Intake,
     RequestedCard,
@@ -26,6 +27,7 @@ from decks.services import (
     deck_revert,
     deck_set_quantity,
     deck_update,
+    print_profile_set,
 )
 
 pytestmark = pytest.mark.django_db
@@ -63,6 +65,7 @@ def people():
     zoe.user_permissions.add(Permission.objects.get(codename="view_deck"))
     Token.objects.create(user=alice)
     Token.objects.create(user=zoe)
+    print_profile_set(user=zoe, back_offset_x=1.3, back_offset_y=-2.7)
 
     def game(slug):
         return Game.objects.get(slug=slug)
@@ -148,6 +151,9 @@ def everything() -> dict:
             g.name: sorted(p.codename for p in g.permissions.all()) for g in Group.objects.all()
         },
         "tokens": {t.user.username: (t.key, t.created) for t in Token.objects.all()},
+        "printers": {
+            p.user.username: (p.back_offset_x, p.back_offset_y) for p in PrintProfile.objects.all()
+        },
         "decks": {
             d.share_key: {
                 "owner": d.owner.username,
@@ -201,6 +207,7 @@ def delete_people(people):
     User.objects.filter(pk__in=[p.pk for p in people]).delete()
     Group.objects.filter(name="Moderators").delete()
     assert not Deck.objects.exists() and not Token.objects.exists()
+    assert not PrintProfile.objects.exists()
 
 
 def reload_catalogue() -> None:
@@ -230,6 +237,7 @@ def backup_by_dumpdata(path):
         "auth.group",
         "auth.user",
         "authtoken.token",
+        "decks.printprofile",
         "decks.deck",
         "decks.deckentry",
         "decks.maybeentry",
@@ -286,6 +294,7 @@ def test_people_and_decks_come_back_exactly_into_a_catalogue_loaded_afresh(
     assert after["decks"][fork["forked_from"]]["name"] == "Dwarves rush, tuned"
     assert (fork["owner"], fork["version"], fork["visibility"]) == ("bob", 3, "unlisted")
     assert User.objects.get(username="alice").check_password("wonderland-42")
+    assert after["printers"] == {"zoë": (Decimal("1.3"), Decimal("-2.7"))}
 
 
 def test_a_backup_names_cards_by_short_id_and_nothing_by_integer_key(people, tmp_path):
@@ -293,7 +302,7 @@ def test_a_backup_names_cards_by_short_id_and_nothing_by_integer_key(people, tmp
     out = run("backup_decks", str(path))
 
     assert path.read_bytes()[:2] == b"\x1f\x8b"  # gzipped, as the name asks
-    assert "3 users, 2 tokens, 6 decks, " in out
+    assert "3 users, 2 tokens, 1 print profile, 6 decks, " in out
     objects = read_backup_file(path)
     assert not [o for o in objects if "pk" in o and o["model"] != "authtoken.token"]
     entries = [o["fields"] for o in objects if o["model"] == "decks.deckentry"]
@@ -409,7 +418,7 @@ def test_restoring_over_the_live_data_puts_restored_decks_back_and_keeps_newer_o
 
     out = run("restore_decks", str(path))
 
-    assert "3 users, 2 tokens, 6 decks, " in out
+    assert "3 users, 2 tokens, 1 print profile, 6 decks, " in out
     after = everything()
     assert after["decks"].pop(newer.share_key)["name"] == "Made after the backup"
     assert after == before

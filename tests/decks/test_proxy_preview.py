@@ -158,3 +158,18 @@ def test_the_deck_page_links_to_the_proxy_form(client, owner):
     deck = make_deck(owner)
     page = client.get(deck.get_absolute_url()).content.decode()
     assert f'href="/decks/{deck.share_key}/proxies/">Print proxies</a>' in page
+
+
+def test_the_form_offers_the_calibration_sheet_the_png_pages_and_the_tabletop_file(
+    client, owner
+):
+    deck = make_deck(owner, visibility="private")
+    client.force_login(owner)
+    page = client.get(f"/decks/{deck.share_key}/proxies/", {"backs": "1"}).content.decode()
+    assert 'href="/proxies/calibration.pdf"' in page
+    assert f"/api/v1/decks/{deck.share_key}/proxies.png?" in page
+    tts = re.search(rf'href="(/decks/{deck.share_key}/tts\.json[^"]*)" download', page)
+    assert tts, "the Tabletop Simulator download"
+    # A private deck's file is for whoever holds the signed link, signed in or not.
+    client.logout()
+    assert client.get(tts.group(1).replace("&amp;", "&")).status_code == 200
