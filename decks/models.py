@@ -103,6 +103,9 @@ class Deck(models.Model):
     # The name folded as card names are (search/text.py), so /decks/?q= matches regardless of
     # case and accents. Kept by a pre_save receiver (decks/signals.py) and by deck_update.
     search_name = models.TextField(blank=True, editable=False)
+    # Set while its owner has it built: its copies are taken from their collection (a pool's,
+    # if they pooled), competing with their other built decks for the same cards.
+    built_at = models.DateTimeField(null=True, blank=True)
 
     objects = DeckManager()
     # For templates, which cannot read a module's constants.

@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     # Locks out repeated failed log-ins (django-axes), see AXES_* below.
     "axes",
     "cardsite.catalogue",
+    "cardsite.collection",
     "decks",
 ]
 

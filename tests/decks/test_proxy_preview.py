@@ -160,9 +160,7 @@ def test_the_deck_page_links_to_the_proxy_form(client, owner):
     assert f'href="/decks/{deck.share_key}/proxies/">Print proxies</a>' in page
 
 
-def test_the_form_offers_the_calibration_sheet_the_png_pages_and_the_tabletop_file(
-    client, owner
-):
+def test_the_form_offers_the_calibration_sheet_the_png_pages_and_the_tabletop_file(client, owner):
     deck = make_deck(owner, visibility="private")
     client.force_login(owner)
     page = client.get(f"/decks/{deck.share_key}/proxies/", {"backs": "1"}).content.decode()
