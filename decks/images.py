@@ -13,11 +13,12 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import uuid
 from collections.abc import Callable
 from pathlib import Path
 
 from django.conf import settings
+
+from cardsite.files import write_atomically
 
 FOLDER = "deck-images"
 
@@ -56,15 +57,8 @@ def cached_image(
     kept = kept_image(share_key=share_key, kind=kind, digest=digest)
     if kept is not None:
         return kept
-    folder.mkdir(parents=True, exist_ok=True)
     png = draw()
-    # Written aside and renamed, so a concurrent request never reads a half-written file.
-    temporary = folder / f".{path.name}.{os.getpid()}.{uuid.uuid4().hex}.tmp"
-    try:
-        temporary.write_bytes(png)
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)
+    write_atomically(path, png)
     _keep_newest(folder, kind, keep)
     return png
 

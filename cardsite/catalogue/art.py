@@ -9,8 +9,7 @@ opens an image without asking first still raises rather than allocates.
 from __future__ import annotations
 
 import hashlib
-import os
-import uuid
+import io
 from functools import lru_cache
 from pathlib import Path
 from typing import IO
@@ -18,6 +17,7 @@ from typing import IO
 from django.conf import settings
 from PIL import Image, ImageOps
 
+from cardsite.files import write_atomically
 from engines.errors import InputError
 
 # Beyond these an upload is refused: 16 megapixels of RGB is 48 MB decoded, and no printer
@@ -88,14 +88,9 @@ def print_art(source: Path) -> Path | None:
             small = _flattened(ImageOps.exif_transpose(image))
     except _UNREADABLE:
         return None
-    folder.mkdir(parents=True, exist_ok=True)
-    # Written aside and renamed, so a concurrent sheet never reads a half-written file.
-    temporary = folder / f".{target.name}.{os.getpid()}.{uuid.uuid4().hex}.tmp"
-    try:
-        small.save(temporary, format="JPEG", quality=90)
-        os.replace(temporary, target)
-    finally:
-        temporary.unlink(missing_ok=True)
+    encoded = io.BytesIO()
+    small.save(encoded, format="JPEG", quality=90)
+    write_atomically(target, encoded.getvalue())
     return target
 
 

@@ -12,9 +12,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import os
 import re
-import uuid
 from dataclasses import asdict
 from pathlib import Path
 
@@ -27,6 +25,7 @@ from cardsite.catalogue.faces.back_patterns import PATTERNS, Drawer
 from cardsite.catalogue.faces.palette import BLACK, RGB, WHITE, deep, hex_rgb, mix
 from cardsite.catalogue.faces.regions import LANDSCAPE, PORTRAIT
 from cardsite.catalogue.faces.typesetting import Run, Style, font, wrap
+from cardsite.files import write_atomically
 from engines import get_engine
 from engines.base import GameEngine
 
@@ -216,15 +215,7 @@ def back_file(game_slug: str, *, landscape: bool = False) -> Path:
     path = folder / f"{stem}-{back_version(engine, landscape=landscape)}.png"
     if path.exists():
         return path
-    folder.mkdir(parents=True, exist_ok=True)
-    png = back_png(engine, landscape=landscape)
-    # Written aside and renamed, so a concurrent request never reads a half-written file.
-    temporary = folder / f".{path.name}.{os.getpid()}.{uuid.uuid4().hex}.tmp"
-    try:
-        temporary.write_bytes(png)
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)
+    write_atomically(path, back_png(engine, landscape=landscape))
     mine = re.compile(rf"{re.escape(stem)}-[0-9a-f]+\.png")
     for old in folder.iterdir():
         if old != path and mine.fullmatch(old.name):

@@ -8,9 +8,7 @@ and scaling seventy full faces. A new version of a card's face removes every fil
 from __future__ import annotations
 
 import io
-import os
 import re
-import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,6 +18,7 @@ from PIL import Image, ImageOps
 from cardsite.catalogue.art import art_size_problem
 from cardsite.catalogue.faces.data import FaceData, _version, face_data
 from cardsite.catalogue.faces.drawing import _Face
+from cardsite.files import write_atomically
 from engines import get_engine
 
 if TYPE_CHECKING:
@@ -62,7 +61,7 @@ def write_face(data: FaceData, *, art: Image.Image | None, path: Path | None = N
     for), removing the files of the card's older versions. Needs no database: `data` and
     `art` are read beforehand, as a background drawer does."""
     path = path or face_path(data)
-    _write(path, _png(_Face(data, get_engine(data.game_slug), art=art).draw()))
+    write_atomically(path, _png(_Face(data, get_engine(data.game_slug), art=art).draw()))
     version = path.stem.rsplit("-", 1)[-1]
     mine = re.compile(rf"{re.escape(data.short_id)}-([0-9a-f]+)(?:@\d+x\d+)?\.png")
     for old in path.parent.iterdir():
@@ -88,19 +87,8 @@ def scale_face(face: Path, path: Path, size: tuple[int, int]) -> Path | None:
             scaled = drawn.convert("RGB").resize(size, SCALE_FILTER)
     except FileNotFoundError:
         return None
-    _write(path, _png(scaled, optimize=False))
+    write_atomically(path, _png(scaled, optimize=False))
     return path
-
-
-def _write(path: Path, png: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # Written aside and renamed, so a concurrent request never reads a half-written file.
-    temporary = path.parent / f".{path.name}.{os.getpid()}.{uuid.uuid4().hex}.tmp"
-    try:
-        temporary.write_bytes(png)
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)
 
 
 def _png(image: Image.Image, *, optimize: bool = True) -> bytes:
