@@ -147,12 +147,14 @@ def built_conflicts(*, user: Any, deck: Deck | None = None) -> list[Conflict]:
     copies of than the collection (the pool's) holds; with `deck`, only the cards it is one
     of the competitors for. Three queries after the owners: the totals per card, the copies
     owned of those, and the decks of the cards short."""
+    if deck is not None and deck.built_at is None:
+        return []
     owner_ids = collection_owner_ids(user=user)
     if not owner_ids:
         return []
     entries = _built_entries(owner_ids)
     if deck is not None:
-        if deck.built_at is None or deck.owner_id not in owner_ids:
+        if deck.owner_id not in owner_ids:
             return []
         entries = entries.filter(card_id__in=deck.entries.values("card_id"))
     totals = dict(entries.values("card_id").annotate(n=Sum("quantity")).values_list("card_id", "n"))

@@ -367,3 +367,24 @@ def test_anonymous_buildable_is_ignored_with_a_note(client, alice):
 def test_a_buildable_value_other_than_0_or_1_is_a_400_naming_it(client, value):
     response = client.get("/decks/", {"buildable": value})
     assert response.status_code == 400 and "buildable is 1" in response.content.decode()
+
+
+def test_the_deck_page_reads_the_collection_in_the_same_queries_for_any_deck_size(
+    client, alice
+):
+    small_cards, big_cards = cards(1), cards(25)
+    small = make(alice, "Small", [(c, 1) for c in small_cards])
+    big = make(alice, "Big", [(c, 3) for c in big_cards])
+    for deck in (small, big):
+        deck_build(deck=deck, user=alice)
+    for card in big_cards[:10]:
+        own(alice, card, 2)
+    client.force_login(alice)
+
+    def queries(deck):
+        client.get(deck.get_absolute_url())
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(deck.get_absolute_url()).status_code == 200
+        return len(captured)
+
+    assert queries(small) == queries(big)
