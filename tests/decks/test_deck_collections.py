@@ -369,9 +369,7 @@ def test_a_buildable_value_other_than_0_or_1_is_a_400_naming_it(client, value):
     assert response.status_code == 400 and "buildable is 1" in response.content.decode()
 
 
-def test_the_deck_page_reads_the_collection_in_the_same_queries_for_any_deck_size(
-    client, alice
-):
+def test_the_deck_page_reads_the_collection_in_the_same_queries_for_any_deck_size(client, alice):
     small_cards, big_cards = cards(1), cards(25)
     small = make(alice, "Small", [(c, 1) for c in small_cards])
     big = make(alice, "Big", [(c, 3) for c in big_cards])
