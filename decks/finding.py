@@ -33,10 +33,16 @@ class DeckFilters:
     q: str = ""
     sort: str = "updated"
     page: int = 1
+    # Only decks the viewer's collection (their pool's) holds every copy of; signed in only.
+    buildable: bool = False
 
     def query(self) -> dict[str, str]:
         """The filters as URL parameters, empty ones left out (without the page)."""
-        return {k: str(v) for k, v in asdict(self).items() if v and k != "page" and v != "updated"}
+        return {
+            k: "1" if v is True else str(v)
+            for k, v in asdict(self).items()
+            if v and k != "page" and v != "updated"
+        }
 
 
 def _text(params: Mapping[str, str], name: str, limit: int) -> str:
@@ -60,6 +66,9 @@ def read_filters(params: Mapping[str, str]) -> DeckFilters:
     if not (digits and len(raw_page) <= 6 and 1 <= int(raw_page) <= PAGE_MAX):
         raise InputError("page", f"page is a whole number from 1 to {PAGE_MAX:,}.")
     page = int(raw_page)
+    buildable = params.get("buildable", "")
+    if buildable not in ("", "0", "1"):
+        raise InputError("buildable", "buildable is 1 (only decks your collection can build) or 0.")
     return DeckFilters(
         game=_text(params, "game", CHOICE_MAX),
         format=_text(params, "format", CHOICE_MAX),
@@ -68,4 +77,5 @@ def read_filters(params: Mapping[str, str]) -> DeckFilters:
         q=q,
         sort=sort,
         page=page,
+        buildable=buildable == "1",
     )

@@ -18,6 +18,7 @@ from cardsite.catalogue.search.text import fold
 from cardsite.catalogue.short_ids import is_valid_short_id
 from decks.finding import PER_PAGE, DeckFilters
 from decks.models import DELETED_KEEP_DAYS, Deck, DeckEntry, Job, PrintProfile
+from decks.owning import buildable_only
 from decks.services import Standing, game_snapshot, standings
 from engines.errors import InputError
 
@@ -183,6 +184,8 @@ class DeckListing:
     cards: list[Card] = field(default_factory=list)
     page: Page[DeckRow] | None = None
     error: InputError | None = None
+    # Why a filter asked for was not applied (buildable, for an anonymous viewer).
+    note: str = ""
 
 
 def _check_choices(filters: DeckFilters, games: list[Game], factions: list[Faction]) -> None:
@@ -207,7 +210,9 @@ def _check_choices(filters: DeckFilters, games: list[Game], factions: list[Facti
         raise InputError("faction", f"{game.name} has no faction “{filters.faction}”.")
 
 
-def public_deck_listing(*, filters: DeckFilters, refused: InputError | None = None) -> DeckListing:
+def public_deck_listing(
+    *, filters: DeckFilters, refused: InputError | None = None, viewer: Any = None
+) -> DeckListing:
     """The public decks matching `filters`, a page of them, each with its standing in its own
     format; in a fixed number of queries however many decks there are. With `refused` (the
     filters could not be read), only the form's choices and that error."""
@@ -238,6 +243,11 @@ def public_deck_listing(*, filters: DeckFilters, refused: InputError | None = No
         q=filters.q,
         sort=filters.sort,
     )
+    if filters.buildable:
+        if getattr(viewer, "is_authenticated", False):
+            decks = buildable_only(decks, viewer=viewer)
+        else:
+            listing.note = "Sign in to list only the decks your collection can build."
     page = Paginator(decks, PER_PAGE).get_page(filters.page)
     shown = list(page.object_list)
     standing = standings(decks=shown)

@@ -6,6 +6,7 @@ from cardsite.api.auth import TokenView
 from cardsite.api.errors import json_or_html_404
 from cardsite.api.odds import OddsView
 from cardsite.catalogue.api.views import CardViewSet, GameViewSet, SetViewSet
+from decks.api.building import CollectionConflictsView, DeckBuildView, DeckMissingView
 from decks.api.decks import DeckViewSet
 from decks.api.goldfish import GoldfishListView
 from decks.api.jobs import JobResultView, JobView
@@ -38,6 +39,9 @@ urlpatterns = [
     path("decks/validate/", ValidateDeckView.as_view(), name="deck-validate"),
     path("decks/<str:id>/proxies.pdf", DeckProxiesView.as_view(), name="deck-proxies"),
     path("decks/<str:id>/proxies.png", DeckProxyPageView.as_view(), name="deck-proxy-page"),
+    path("decks/<str:id>/missing/", DeckMissingView.as_view(), name="deck-missing"),
+    path("decks/<str:id>/build/", DeckBuildView.as_view(), name="deck-build"),
+    path("collection/conflicts/", CollectionConflictsView.as_view(), name="collection-conflicts"),
     path("proxies.pdf", ListProxiesView.as_view(), name="list-proxies"),
     path("goldfish/", GoldfishListView.as_view(), name="goldfish"),
     path("playtest/", PlaytestView.as_view(), name="playtest"),

@@ -11,6 +11,7 @@ from decks.views.builder import (
     deck_import,
     deck_new,
 )
+from decks.views.building import deck_build_view, deck_missing_file
 from decks.views.compare import deck_compare
 from decks.views.exports import deck_export_file
 from decks.views.finding import public_decks
@@ -28,6 +29,7 @@ from decks.views.variants import deck_variants
 
 __all__ = [
     "calibration_pdf",
+    "deck_build_view",
     "deck_compare",
     "deck_delete_view",
     "deck_detail",
@@ -41,6 +43,7 @@ __all__ = [
     "deck_goldfish",
     "deck_history",
     "deck_import",
+    "deck_missing_file",
     "deck_new",
     "deck_og_image",
     "deck_playtest",

@@ -24,7 +24,7 @@ def public_decks(request: HttpRequest) -> HttpResponse:
         filters, refused = finding.read_filters(request.GET), None
     except InputError as exc:
         filters, refused = finding.DeckFilters(), exc
-    listing = public_deck_listing(filters=filters, refused=refused)
+    listing = public_deck_listing(filters=filters, refused=refused, viewer=request.user)
     template = "decks/_public_results.html" if _results_only(request) else "decks/public.html"
     response = render(
         request,

@@ -16,6 +16,7 @@ from decks.selectors import planned_cards
 from decks.services import ResolvedEntry, check, deck_charts, intake_deck, legality, resolve
 from decks.services.describe import deck_description, description_summary
 from decks.variants import lineage
+from decks.views.building import collection_context
 from decks.views.common import export_context, readable_or_404, tabs_context
 from engines.errors import InputError
 
@@ -57,6 +58,7 @@ def deck_detail(request: HttpRequest, deck_id: str) -> HttpResponse:
             "planned": planned_cards(deck=deck),
             "lineage": lineage(deck, request.user),
             **export_context(deck, resolved),
+            **collection_context(request, deck),
         },
     )
 

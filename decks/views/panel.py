@@ -23,6 +23,7 @@ from django.utils.safestring import SafeString, mark_safe
 from cardsite.catalogue.models import Card
 from decks.exports import deck_code
 from decks.models import Deck
+from decks.owning import owned_by_short_id
 from decks.selectors import PlannedCard, planned_cards
 from decks.services import (
     CheckResult,
@@ -32,6 +33,7 @@ from decks.services import (
     intake_deck,
     resolve,
 )
+from decks.views.building import builder_collection
 from decks.views.common import export_context
 from engines.base import GameEngine
 from engines.rules import Problem
@@ -130,6 +132,9 @@ class Row:
     type_name: str = ""
     official: bool = True
     problems: list[ShownProblem] = field(default_factory=list)
+    # Copies the owner's collection (their pool's) holds, and whether the deck needs more.
+    owned: int = 0
+    short: bool = False
 
     @classmethod
     def of(cls, entry: ResolvedEntry, engine: GameEngine) -> Row:
@@ -251,6 +256,10 @@ def panel_context(deck: Deck, choices: Choices, *, with_export: bool = False) ->
     in_deck: Counter[str] = Counter()
     for e in resolved.entries:
         in_deck[e.card.short_id] += e.quantity
+    owned = owned_by_short_id(deck.owner, {e.card.short_id: e.card.pk for e in resolved.entries})
+    for row in rows:
+        row.owned = owned.get(row.short_id, 0)
+        row.short = row.owned < in_deck[row.short_id]
     # Beside the deck, never in it: not in the counts, the checks or the code.
     planned = planned_cards(deck=deck)
     return {
@@ -282,6 +291,7 @@ def panel_context(deck: Deck, choices: Choices, *, with_export: bool = False) ->
         )
         + f"|{maybe_code(planned)}",
         "in_deck": dict(in_deck),
+        **builder_collection(deck, in_deck, owned),
         "planned": planned,
         "planned_counts": {p.short_id: p.quantity for p in planned},
         "planned_total": sum(p.quantity for p in planned),
@@ -302,6 +312,7 @@ class Result:
     landscape: bool
     in_deck: int
     planned: int
+    owned: int
 
 
 def results_context(
@@ -312,11 +323,13 @@ def results_context(
     planned: Mapping[str, int],
 ) -> dict[str, Any]:
     """Search results as rows or faces, each with its key stats, the copies already in the
-    deck and those planned beside it, and the links that switch between the two views."""
+    deck and those planned beside it, the copies the owner's collection holds (one read for
+    all of them), and the links that switch between the two views."""
     engine = deck.game.engine
     sideways = set(engine.face.landscape_types)
     results = None
     if cards is not None:
+        owned = owned_by_short_id(deck.owner, {c.short_id: c.pk for c in cards})
         results = [
             Result(
                 card,
@@ -324,6 +337,7 @@ def results_context(
                 card.card_type is not None and card.card_type.name in sideways,
                 in_deck.get(card.short_id, 0),
                 planned.get(card.short_id, 0),
+                owned[card.short_id],
             )
             for card in cards
         ]
