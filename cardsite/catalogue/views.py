@@ -190,7 +190,12 @@ def syntax(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "catalogue/syntax.html",
-        {"games": games, "general": examples.GENERAL, "by_game": by_game},
+        {
+            "games": games,
+            "general": examples.GENERAL,
+            "collection": examples.COLLECTION,
+            "by_game": by_game,
+        },
     )
 
 

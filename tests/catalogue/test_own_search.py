@@ -11,6 +11,7 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from cardsite.catalogue.models import Card
+from cardsite.catalogue.search.examples import COLLECTION
 from cardsite.catalogue.search.owned import SIGN_IN
 from cardsite.catalogue.search.query import QuerySyntaxError
 from cardsite.catalogue.selectors import card_search
@@ -166,6 +167,20 @@ def test_anonymously_own_is_dropped_with_a_warning_and_finds_nothing():
 def test_a_key_near_own_is_offered_own():
     [warning] = card_search(text="owns>=1").warnings
     assert warning.suggestion == "own>=1"
+
+
+@pytest.mark.parametrize("example", COLLECTION, ids=lambda e: e.query)
+def test_every_collection_example_on_the_syntax_page_finds_cards_for_a_collector(me, example):
+    own(me, Card.objects.order_by("id").first(), 3)
+    result = card_search(text=example.query, viewer=me)
+    assert result.warnings == []
+    assert result.cards.exists()
+
+
+def test_the_syntax_page_documents_own_with_its_examples(client):
+    page = html.unescape(client.get("/syntax/").content.decode())
+    assert "Your collection" in page and "own>=1" in page and "is:owned" in page
+    assert all(example.query in page for example in COLLECTION)
 
 
 # --- pages and the API -----------------------------------------------------------------------
