@@ -243,3 +243,14 @@ def test_the_builder_searches_my_collection(client, me):
     names = {c.name for c in sigils[1:]} - {sigils[0].name}
     assert html.escape(sigils[0].name) in page
     assert not any(html.escape(name) in page for name in names)
+
+
+@pytest.mark.parametrize(
+    "value", ["nan", "inf", "-inf", "²", "٣", "1e9", "0x10", "-0", "0" * 30 + "1", "9" * 400]
+)
+def test_no_own_value_an_attacker_types_is_a_server_error(api, me, value):
+    api.force_login(me)
+    response = api.get("/api/v1/cards/", {"q": f"own>={value}"})
+    assert response.status_code in (200, 400)
+    if response.status_code == 400:
+        assert "a number in a query must be between" in response.json()["detail"]

@@ -24,7 +24,7 @@ from cardsite.catalogue.search.query import QuerySyntaxError, Term, parse, terms
 # The key, and the `is:` value meaning `own>=1`.
 OWN_KEY = "own"
 OWNED_WORD = "owned"
-SIGN_IN = "own: sign in to search your collection"
+SIGN_IN = "sign in to search your collection"
 # ASCII digits only: int() would also read "٣" and "1_0".
 _NUMBER = re.compile(r"-?[0-9]+")
 
