@@ -181,7 +181,8 @@ def card_search(
 class FoundIds:
     """A search's matching card ids in order, ready to page over, with its notes."""
 
-    ids: list[int]
+    # A list, or for a personal search (never cached) the lazy query of ids.
+    ids: list[int] | QuerySet[Any]
     warnings: list[Dropped]
     name_words: list[str]
     nothing_applies: bool = False
@@ -214,8 +215,14 @@ def card_search_ids(
 
     if uses_collection(text):
         result = card_search(text=text, game=game, cards=cards, viewer=viewer)
+        # Left lazy: a page then counts and reads its 50 ids in the database, rather than
+        # fetching every id of a search that cannot be kept (`own=0` matches most cards).
         return FoundIds(
-            list(result.ids), result.warnings, result.name_words, result.nothing_applies, True
+            result.ids,
+            result.warnings,
+            result.name_words,
+            result.nothing_applies,
+            True,
         )
     version = catalogue_version() if version is None else version
     key = (

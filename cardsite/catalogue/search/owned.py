@@ -97,8 +97,15 @@ class OwnTerms:
         """Cards whose summed copies satisfy `lookup` `number`, which no unowned card does."""
         from cardsite.collection.models import CollectionCard
 
+        owners = self.owner_ids()
+        if len(owners) == 1:
+            # One collection holds one row per printing: no sums, and `>= 1` is every row.
+            rows = CollectionCard.objects.filter(owner_id=owners[0])
+            if (lookup, number) != ("gte", 1):
+                rows = rows.filter(**{f"quantity__{lookup}": number})
+            return Q(pk__in=rows.values("card_id"))
         totals = (
-            CollectionCard.objects.filter(owner_id__in=self.owner_ids())
+            CollectionCard.objects.filter(owner_id__in=owners)
             .values("card_id")
             .annotate(total=Sum("quantity"))
             .filter(**{f"total__{lookup}": number})
