@@ -84,6 +84,8 @@ class SearchResult:
     name_words: list[str]
     # Every filtering term was dropped, so no card matches (see compile_query).
     nothing_applies: bool = False
+    # It asked about the viewer's collection: its results are theirs alone.
+    personal: bool = False
 
     @property
     def ids(self) -> QuerySet[Card]:
@@ -154,15 +156,24 @@ def game_choices(*, version: int | None = None) -> list[GameChoice]:
 
 
 def card_search(
-    *, text: str, game: str | None = None, cards: QuerySet[Card] | None = None
+    *,
+    text: str,
+    game: str | None = None,
+    cards: QuerySet[Card] | None = None,
+    viewer: Any = None,
 ) -> SearchResult:
-    """Cards matching a query in the search language. Raises QuerySyntaxError if it cannot parse."""
+    """Cards matching a query in the search language, for `viewer` (whose collection `own`
+    reads). Raises QuerySyntaxError if it cannot parse."""
     from cardsite.catalogue.search.compile import compile_query
 
-    compiled = compile_query(text, games=games_for(game), scoped=game is not None)
+    compiled = compile_query(text, games=games_for(game), scoped=game is not None, viewer=viewer)
     base = cards if cards is not None else card_list(game=game)
     return SearchResult(
-        compiled.apply(base), compiled.warnings, compiled.name_words, compiled.nothing_applies
+        compiled.apply(base),
+        compiled.warnings,
+        compiled.name_words,
+        compiled.nothing_applies,
+        compiled.personal,
     )
 
 
@@ -170,10 +181,13 @@ def card_search(
 class FoundIds:
     """A search's matching card ids in order, ready to page over, with its notes."""
 
-    ids: list[int]
+    # A list, or for a personal search (never cached) the lazy query of ids.
+    ids: list[int] | QuerySet[Any]
     warnings: list[Dropped]
     name_words: list[str]
     nothing_applies: bool = False
+    # Asked about the viewer's collection (`own`): never kept in or read from a shared cache.
+    personal: bool = False
 
 
 # A search's ids are kept while the catalogue is unchanged (its version is in the key), and
@@ -189,11 +203,27 @@ def card_search_ids(
     cards: QuerySet[Card] | None = None,
     narrowed_by: str = "",
     version: int | None = None,
+    viewer: Any = None,
 ) -> FoundIds:
     """card_search's ids, from the shared cache when the same search ran on this version of
     the catalogue. `narrowed_by` names what narrowed `cards` (the API's filters), so searches
     over different narrowings never share an entry; `version` is the catalogue's, when the
-    caller has it already. Raises QuerySyntaxError as card_search."""
+        caller has it already. A search of the viewer's collection (`own`) is never cached: its
+    answer is theirs, and changes with every card they add. Raises QuerySyntaxError as
+    card_search."""
+    from cardsite.catalogue.search.owned import uses_collection
+
+    if uses_collection(text):
+        result = card_search(text=text, game=game, cards=cards, viewer=viewer)
+        # Left lazy: a page then counts and reads its 50 ids in the database, rather than
+        # fetching every id of a search that cannot be kept (`own=0` matches most cards).
+        return FoundIds(
+            result.ids,
+            result.warnings,
+            result.name_words,
+            result.nothing_applies,
+            True,
+        )
     version = catalogue_version() if version is None else version
     key = (
         # v2: warnings became Dropped terms; an entry of the old shape must not be read back.

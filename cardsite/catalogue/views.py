@@ -106,7 +106,9 @@ def search(request: HttpRequest) -> HttpResponse:
     if not text:
         return render(request, "catalogue/search.html", context)
     try:
-        found = selectors.card_search_ids(text=text, game=game_slug, version=version)
+        found = selectors.card_search_ids(
+            text=text, game=game_slug, version=version, viewer=request.user
+        )
     except QuerySyntaxError as exc:
         context.update(
             error=exc.message,
@@ -132,8 +134,11 @@ def _search_results(
     """The results part of a search page: the same for everyone who asks the same search of
     the same catalogue, so rendered once per catalogue version (any catalogue write starts a
     new one) and kept in the shared cache, keyed by the page's own number."""
-    cacheable = set(request.GET) <= SEARCH_PARAMS and all(
-        len(values) == 1 for _, values in request.GET.lists()
+    # A search of the viewer's collection is theirs alone: never kept for everyone.
+    cacheable = (
+        not found.personal
+        and set(request.GET) <= SEARCH_PARAMS
+        and all(len(values) == 1 for _, values in request.GET.lists())
     )
     parts = [version, context["q"], context["game_slug"], context["view"], page.number]
     key = "search-results:" + hashlib.sha256(json.dumps(parts).encode()).hexdigest()
@@ -185,7 +190,12 @@ def syntax(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "catalogue/syntax.html",
-        {"games": games, "general": examples.GENERAL, "by_game": by_game},
+        {
+            "games": games,
+            "general": examples.GENERAL,
+            "collection": examples.COLLECTION,
+            "by_game": by_game,
+        },
     )
 
 

@@ -136,7 +136,7 @@ def deck_edit(request: HttpRequest, deck_id: str) -> HttpResponse:
     cards = None
     if choices.q:
         try:
-            found = card_search(text=choices.q, game=deck.game.slug)
+            found = card_search(text=choices.q, game=deck.game.slug, viewer=request.user)
             cards = cards_in_order(list(found.ids[:BUILDER_RESULTS]))
             context["warnings"] = found.warnings
         except QuerySyntaxError as exc:

@@ -7,6 +7,12 @@ It builds a database of its own (a SQLite file in /tmp, or the cardsite_bench da
 local PostgreSQL), loads the fixtures plus a synthetic catalogue of 100,000 cards, then runs
 20 representative queries through the API in-process and prints p50/p95 per query as a
 Markdown table for the README. Targets: p95 <= 50 ms on PostgreSQL, <= 150 ms on SQLite.
+
+Then it searches a collection: a user owning 10,000 of the synthetic printings (1 to 3 copies
+each) asks `own` queries by token, beside a reference query of as many results measured in the
+same run, both with the cache emptied before every request (a search of a collection is never
+cached, so only that comparison is fair). `--only-own` skips the 20 queries; `--database-url`
+uses another database than the default one.
 """
 
 import argparse
@@ -50,6 +56,67 @@ QUERIES = [
     ("faction and type", {"q": "f:romulan t:ship", "game": "conquest-alpha-tactics"}),
     ("set, ordered by set", {"q": "s:syn order:set", "game": "fate-foretold"}),
 ]
+
+
+# The collection benchmark: how many printings the collector owns, their `own` queries and
+# the reference (a query of about as many results that does not read a collection).
+OWNED_PRINTINGS = 10_000
+COLLECTOR = "bench-collector"
+OWN_QUERIES = [
+    ("reference: text word", {"q": "o:draw"}),
+    ("own>=1", {"q": "own>=1"}),
+    ("is:owned, one game", {"q": "is:owned", "game": "conquest-of-orion"}),
+    ("own=0", {"q": "own=0"}),
+    ("own>=2 and text", {"q": "own>=2 o:draw"}),
+]
+
+
+def collector_token() -> str:
+    """The collector's API token, made with their collection on the first run."""
+    from django.contrib.auth.models import User
+    from django.db import connection
+    from rest_framework.authtoken.models import Token
+
+    from cardsite.catalogue.models import Card
+    from cardsite.collection.models import CollectionCard
+
+    user, _ = User.objects.get_or_create(username=COLLECTOR)
+    if CollectionCard.objects.filter(owner=user).count() != OWNED_PRINTINGS:
+        CollectionCard.objects.filter(owner=user).delete()
+        ids = list(
+            Card.objects.filter(card_set__code="SYN").order_by("id").values_list("id", flat=True)
+        )
+        step = len(ids) // OWNED_PRINTINGS
+        CollectionCard.objects.bulk_create(
+            CollectionCard(owner=user, card_id=card_id, quantity=1 + i % 3)
+            for i, card_id in enumerate(ids[::step][:OWNED_PRINTINGS])
+        )
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("ANALYZE collection_collectioncard")
+    token, _ = Token.objects.get_or_create(user=user)
+    return token.key
+
+
+def measure_own(runs: int) -> list[tuple[str, float, float, int]]:
+    """(query, p50, p95, results) for the collector, the cache emptied before each request."""
+    from django.core.cache import cache
+    from django.test import Client
+
+    client = Client(HTTP_AUTHORIZATION=f"Token {collector_token()}")
+    rows = []
+    for label, params in OWN_QUERIES:
+        timings = []
+        for _ in range(runs):
+            cache.clear()
+            start = time.perf_counter()
+            response = client.get("/api/v1/cards/", params)
+            timings.append((time.perf_counter() - start) * 1000)
+            if response.status_code != 200 or response.json()["warnings"]:
+                raise SystemExit(f"{label}: HTTP {response.status_code} {response.content[:300]!r}")
+        count = response.json()["count"]
+        rows.append((label, statistics.median(timings), _p95(timings), count))
+    return rows
 
 
 def prepare(database: str, cards: int) -> None:
@@ -110,20 +177,22 @@ def main() -> None:
     parser.add_argument("--database", choices=sorted(DATABASES), default="sqlite")
     parser.add_argument("--cards", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--only-own", action="store_true", help="only the collection queries")
+    parser.add_argument("--database-url", help="instead of the default database")
     args = parser.parse_args()
 
     sys.path.insert(0, str(ROOT))
-    os.environ["DATABASE_URL"] = DATABASES[args.database]
+    url = args.database_url or DATABASES[args.database]
+    os.environ["DATABASE_URL"] = url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardsite.settings.local")
     os.environ["DEBUG"] = "false"
     if args.database == "postgres":
         import psycopg
 
         with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as c:
-            if not c.execute(
-                "SELECT 1 FROM pg_database WHERE datname = 'cardsite_bench'"
-            ).fetchone():
-                c.execute("CREATE DATABASE cardsite_bench")
+            name = url.rsplit("/", 1)[1]
+            if not c.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+                c.execute(f'CREATE DATABASE "{name}"')
     import django
 
     django.setup()
@@ -136,9 +205,23 @@ def main() -> None:
 
     tune_garbage_collector()  # as cardsite/wsgi.py does for the served site
 
-    rows = measure(args.runs)
     total = Card.objects.count()
-    print(f"\n{args.database}: {total:,} cards, {args.runs} runs per query\n")
+    if not args.only_own:
+        print_queries(args.database, total, measure(args.runs), args.runs)
+    own = measure_own(args.runs)
+    print(
+        f"\n{args.database}: {total:,} cards, a collection of {OWNED_PRINTINGS:,} printings, "
+        f"{args.runs} runs per query, cache emptied before each\n"
+    )
+    print("| query | results | p50 ms | p95 ms | p50 / reference p50 |")
+    print("|---|---:|---:|---:|---:|")
+    reference = own[0][1]
+    for label, p50, p95, count in own:
+        print(f"| {label} | {count:,} | {p50:.1f} | {p95:.1f} | {p50 / reference:.2f} |")
+
+
+def print_queries(database: str, total: int, rows: list, runs: int) -> None:
+    print(f"\n{database}: {total:,} cards, {runs} runs per query\n")
     print("| query | results | p50 ms | p95 ms | p95 ms, cold cache |")
     print("|---|---:|---:|---:|---:|")
     for label, p50, p95, cold, count in rows:

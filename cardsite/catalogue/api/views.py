@@ -114,6 +114,9 @@ def _filters_key(request: Request) -> str:
                 "Terms that cannot apply are ignored and listed in `warnings` (as sentences) "
                 "and `dropped` (with the nearest valid term and the query rewritten to use "
                 "it); a query none of whose terms can apply matches no card. "
+                "`own>=1` (or `is:owned`), `own=0` and other `own` comparisons filter by the "
+                "copies the caller's collection holds (pools summed); without a token or "
+                "session they are dropped with a warning. "
                 f"At most {MAX_QUERY_LENGTH:,} characters, {MAX_QUERY_TERMS} terms and "
                 f"{MAX_NAME_CHARS} characters of name words, nested at most {MAX_QUERY_DEPTH} "
                 f"deep; numbers between {QUERY_NUMBER_MIN:,} and {QUERY_NUMBER_MAX:,}. "
@@ -163,7 +166,11 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
         if query:
             try:
                 result = selectors.card_search_ids(
-                    text=query, game=game, cards=cards, narrowed_by=_filters_key(request)
+                    text=query,
+                    game=game,
+                    cards=cards,
+                    narrowed_by=_filters_key(request),
+                    viewer=request.user,
                 )
             except QuerySyntaxError as exc:
                 return Response(

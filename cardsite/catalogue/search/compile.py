@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.db.models import F, IntegerField, OrderBy, Q, QuerySet
 from django.db.models.fields.json import KeyTextTransform, KeyTransform
@@ -26,16 +27,10 @@ from cardsite.catalogue.models import (
     Rarity,
     Subtype,
 )
-from cardsite.catalogue.search import backends
+from cardsite.catalogue.search import backends, owned
+from cardsite.catalogue.search.bounds import check_length, check_size
 from cardsite.catalogue.search.dropped import Dropped, dropped, nearest, written
-from cardsite.catalogue.search.limits import (
-    MAX_NAME_CHARS,
-    MAX_QUERY_DEPTH,
-    MAX_QUERY_LENGTH,
-    MAX_QUERY_TERMS,
-    QUERY_NUMBER_MAX,
-    QUERY_NUMBER_MIN,
-)
+from cardsite.catalogue.search.limits import QUERY_NUMBER_MAX, QUERY_NUMBER_MIN
 from cardsite.catalogue.search.query import (
     And,
     Node,
@@ -66,6 +61,8 @@ class CompiledQuery:
     name_words: list[str] = field(default_factory=list)
     # Every filtering term was dropped: the query matches no card (q says so too).
     nothing_applies: bool = False
+    # It asked about the viewer's collection (owned.py): never share its results.
+    personal: bool = False
 
     def apply(self, cards: QuerySet[Card]) -> QuerySet[Card]:
         return cards.filter(self.q).order_by(*self.order_by)
@@ -104,7 +101,8 @@ ORDER_KEYS = ("order", "dir")
 
 
 class _Compiler:
-    def __init__(self, games: list[Game], text: str, *, everywhere: bool) -> None:
+    def __init__(self, games: list[Game], text: str, *, everywhere: bool, viewer: Any) -> None:
+        self.own = owned.OwnTerms(viewer)
         self.games = games
         self.game_ids = [g.id for g in games]
         self.text = text
@@ -176,6 +174,12 @@ class _Compiler:
             return self.bare_q(term)
         if term.key in ("order", "dir"):
             return None  # handled by _order; it filters nothing
+        if owned.is_own_term(term):
+            try:
+                return self.own.q(term)
+            except owned.Inapplicable as exc:
+                self.warn(term, str(exc))
+                return None
         handler = self.fields.get(term.key)
         if handler is not None:
             if term.op not in (":", "=") and handler not in (self.rarity_q,):
@@ -207,7 +211,7 @@ class _Compiler:
         if owners:
             self.warn(term, f"{term.key} is a stat of {' and '.join(owners)}, not of {self.scope}")
             return
-        keys = [*self.fields, *self.stats, *ORDER_KEYS]
+        keys = [*self.fields, *self.stats, *ORDER_KEYS, owned.OWN_KEY]
         key = self.nearest(term.key or "", lambda: keys)
         suggestion = None if key is None else term.value
         self.warn(term, f"unknown key “{term.key}”", suggestion, key=key or "")
@@ -331,7 +335,11 @@ class _Compiler:
         ids = list(keywords.values_list("id", flat=True))
         if not ids:
             near = self.nearest(
-                term.value, lambda: {**self._values(Keyword), **{v: v for v in UNOFFICIAL_WORDS}}
+                term.value,
+                lambda: {
+                    **self._values(Keyword),
+                    **{v: v for v in (*UNOFFICIAL_WORDS, owned.OWNED_WORD)},
+                },
             )
             self.warn(term, f"“{term.value}” is not a keyword or attribute of {self.scope}", near)
             return None
@@ -420,60 +428,19 @@ def _top_level_terms(node: Node | None) -> list[Term]:
     return []
 
 
-def _check_length(text: str) -> None:
-    if len(text) > MAX_QUERY_LENGTH:
-        raise QuerySyntaxError(
-            f"a query may be at most {MAX_QUERY_LENGTH} characters", MAX_QUERY_LENGTH
-        )
-
-
-def _is_name(term: Term) -> bool:
-    return term.key in (None, "name", "n")
-
-
-def _check_size(tree: Node | None) -> None:
-    """Refuse trees too deep, with too many terms or too many name characters to be cheap,
-    walking without recursion; each refusal points at the term that went over."""
-    stack = [(tree, 1)] if tree is not None else []
-    while stack:
-        node, depth = stack.pop()
-        if depth > MAX_QUERY_DEPTH:
-            raise QuerySyntaxError(
-                f"the query nests deeper than {MAX_QUERY_DEPTH} levels", node.position
-            )
-        if isinstance(node, Not):
-            stack.append((node.child, depth + 1))
-        elif isinstance(node, And | Or):
-            stack.extend((child, depth + 1) for child in node.children)
-    found = terms(tree)
-    if len(found) > MAX_QUERY_TERMS:
-        raise QuerySyntaxError(
-            f"a query may have at most {MAX_QUERY_TERMS} terms; this one has {len(found)}",
-            found[MAX_QUERY_TERMS].position,
-        )
-    name_chars, over_at = 0, None
-    for term in filter(_is_name, found):
-        name_chars += sum(len(word) for word in fold(term.value).split())
-        if over_at is None and name_chars > MAX_NAME_CHARS:
-            over_at = term.position
-    if over_at is not None:
-        raise QuerySyntaxError(
-            f"name words may add up to at most {MAX_NAME_CHARS} characters; "
-            f"this query has {name_chars}",
-            over_at,
-        )
-
-
-def compile_query(text: str, *, games: Iterable[Game], scoped: bool = True) -> CompiledQuery:
-    """Parse and compile `text` for cards of `games` (only those if `scoped`).
+def compile_query(
+    text: str, *, games: Iterable[Game], scoped: bool = True, viewer: Any = None
+) -> CompiledQuery:
+    """Parse and compile `text` for cards of `games` (only those if `scoped`), for `viewer`
+    (whose collection `own` terms read; None or anonymous drops them).
 
     Raises QuerySyntaxError if it cannot parse.
     """
     games = list(games)
-    _check_length(text)
+    check_length(text)
     tree = parse(text)
-    _check_size(tree)
-    compiler = _Compiler(games, text, everywhere=not scoped)
+    check_size(tree)
+    compiler = _Compiler(games, text, everywhere=not scoped, viewer=viewer)
     q = compiler.node(tree) if tree is not None else None
     order = compiler.order(_top_level_terms(tree))
     # Scoping to every game filters nothing, and would steer the planner onto the game index.
@@ -489,4 +456,5 @@ def compile_query(text: str, *, games: Iterable[Game], scoped: bool = True) -> C
         warnings=compiler.warnings,
         name_words=compiler.name_words,
         nothing_applies=nothing_applies,
+        personal=any(owned.is_own_term(t) for t in terms(tree)),
     )

@@ -1,5 +1,7 @@
 """Worked examples for the syntax page. A test runs each one: it must parse, warn nothing and
-find at least one card in the loaded fixtures, so the documentation cannot drift from the code."""
+find at least one card in the loaded fixtures, so the documentation cannot drift from the code.
+The COLLECTION examples need a signed-in viewer: their test runs them for a user owning three
+copies of one printing."""
 
 from typing import NamedTuple
 
@@ -19,6 +21,14 @@ GENERAL = [
     Example("game:orion t:planet", "planets in Conquest of Orion"),
     Example("t:planet or t:satellite", "either"),
     Example("-is:sample t:unit", "units from the rulebooks only"),
+]
+
+# `own` reads the signed-in viewer's collection (and their pool's); anonymously it is dropped.
+COLLECTION = [
+    Example("is:owned", "every printing you own, with your pool's copies if you pooled"),
+    Example("own>=3", "printings you hold three or more copies of"),
+    Example("own=0 game:orion r>=silver", "Silver and Gold Conquest of Orion cards you lack"),
+    Example("-is:owned t:planet", "planets you do not own yet"),
 ]
 
 BY_GAME = {
