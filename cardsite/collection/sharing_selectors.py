@@ -36,14 +36,9 @@ def pool_state(*, user: Any) -> PoolState:
         .first()
     )
     pool = member.pool if member else None
-    members = (
-        list(
-            PoolMember.objects.filter(pool=pool)
-            .select_related("user", "invited_by")
-            .order_by("accepted_at__isnull", "user__username")
-        )
-        if pool
-        else []
+    members = sorted(
+        PoolMember.objects.filter(pool=pool).select_related("user", "invited_by") if pool else [],
+        key=lambda m: (m.accepted_at is None, m.user.username.casefold()),
     )
     invitations = list(
         PoolMember.objects.filter(user=user, accepted_at__isnull=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from cardsite.collection.models import CollectionShare
@@ -26,7 +27,7 @@ def collection_share(*, owner: Any, reader_username: str) -> CollectionShare:
         if existing is not None:
             return existing
         # Counted under the owner's row lock, so two requests at once cannot both pass at 49.
-        type(owner).objects.select_for_update().filter(pk=owner.pk).first()
+        User.objects.select_for_update().filter(pk=owner.pk).first()
         if CollectionShare.objects.filter(owner=owner).count() >= MAX_SHARES:
             raise InputError(
                 "username",
