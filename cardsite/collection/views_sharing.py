@@ -115,7 +115,9 @@ def collection_sharing(request: HttpRequest) -> HttpResponse:
             raise InputError("action", f"The action is one of {', '.join(ACTIONS)}.")
         done = action(request)
     except InputError as exc:
-        context = _context(request) | {"error": as_form_error(exc), "error_field": exc.field}
+        # What was typed stays in its field, to be corrected rather than typed again.
+        posted = {k: request.POST.get(k, "")[:150] for k in ("action", "username", "name")}
+        context = _context(request) | {"error": as_form_error(exc), "posted": posted}
         return render(request, "collection/sharing.html", context, status=400)
     messages.success(request, done)
     return HttpResponseRedirect(reverse("collection-sharing:sharing"))
