@@ -45,7 +45,7 @@ def test_a_player_shares_their_collection_and_joins_a_pool(server, page, shoot, 
     page.get_by_label("Let a user read it").fill("BROWSER-BOB")
     page.get_by_role("button", name="Share", exact=True).click()
     expect(page.get_by_role("status")).to_have_text("browser-bob can now read your collection.")
-    expect(page.get_by_role("button", name="Stop sharing with browser-bob")).to_be_visible()
+    expect(page.get_by_role("button", name="Remove browser-bob")).to_be_visible()
 
     invitation = page.locator(".invitations li", has_text="Thursday night at the shop")
     expect(invitation).to_contain_text("from browser-cleo")
@@ -62,7 +62,7 @@ def test_a_player_shares_their_collection_and_joins_a_pool(server, page, shoot, 
     expect(page.get_by_role("button", name="Leave the pool")).to_be_visible()
     shoot("sharing-pooled")
 
-    page.get_by_role("button", name="Stop sharing with browser-bob").click()
+    page.get_by_role("button", name="Remove browser-bob").click()
     expect(page.get_by_role("status")).to_have_text(
         "browser-bob can no longer read your collection."
     )

@@ -31,7 +31,7 @@ def test_the_page_lists_my_readers_and_links_the_collections_i_may_read():
     collection_share(owner=ann, reader_username="bob")
     collection_share(owner=bob, reader_username="ann")
     page = client.get(PAGE).content.decode()
-    assert 'aria-label="Stop sharing with bob"' in page
+    assert 'aria-label="Remove bob"' in page
     assert 'href="/collection/bob/"' in page
 
 
