@@ -1,5 +1,7 @@
 """Sharing a collection read-only with named users, and pooling it with a playgroup."""
 
+from pathlib import Path
+
 import pytest
 from django.contrib.auth.models import User
 
@@ -9,6 +11,7 @@ from cardsite.collection.selectors import can_read_collection, owned_counts
 from cardsite.collection.services.pools import (
     MAX_INVITATIONS,
     MAX_POOL_MEMBERS,
+    POOL_NAME_MAX,
     pool_accept,
     pool_create,
     pool_decline,
@@ -219,3 +222,15 @@ def test_the_last_member_leaving_deletes_the_pool_and_its_invitations(ann, bob):
     assert not Pool.objects.exists()
     assert not PoolMember.objects.exists()
     assert not pool_leave(user=ann)
+
+
+def test_the_readme_limits_table_states_the_sharing_and_pool_limits():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    start = readme.index("### Limits")
+    table = readme[start : readme.index("\n### ", start + 1)]
+    sharing = next(line for line in table.splitlines() if line.startswith("| collection readers"))
+    pools = next(line for line in table.splitlines() if line.startswith("| a pool ("))
+    assert f"**{MAX_SHARES}** users" in sharing and "`MAX_SHARES`" in sharing
+    assert f"**{MAX_POOL_MEMBERS}** members" in pools
+    assert f"**{MAX_INVITATIONS}** invitations" in pools
+    assert f"1 to {POOL_NAME_MAX} characters" in pools
