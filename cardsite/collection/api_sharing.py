@@ -35,11 +35,18 @@ POOL_ID_MAX = 2**63 - 1
 
 
 class UsernameSerializer(serializers.Serializer):
-    username = StrictCharField(max_length=USERNAME_MAX, help_text="A user's name.")
+    # Spaces are the service's to trim: a name of spaces is "no such user", as on the page.
+    username = StrictCharField(
+        max_length=USERNAME_MAX, trim_whitespace=False, help_text="A user's name."
+    )
 
 
 class PoolNameSerializer(serializers.Serializer):
-    name = StrictCharField(max_length=POOL_NAME_MAX, help_text=f"1 to {POOL_NAME_MAX} characters.")
+    name = StrictCharField(
+        max_length=POOL_NAME_MAX,
+        trim_whitespace=False,
+        help_text=f"1 to {POOL_NAME_MAX} characters, spaces squeezed.",
+    )
 
 
 class PoolIdSerializer(serializers.Serializer):
@@ -197,7 +204,10 @@ class PoolInviteView(_Own):
 class PoolAcceptView(_Own):
     @extend_schema(
         request=PoolIdSerializer,
-        responses={200: PoolStateSerializer},
+        responses={
+            200: PoolStateSerializer,
+            404: OpenApiResponse(description="No pool you belong to or were invited to."),
+        },
         summary="Accept a pool's invitation",
     )
     def post(self, request: Request) -> Response:
@@ -209,7 +219,10 @@ class PoolAcceptView(_Own):
 class PoolDeclineView(_Own):
     @extend_schema(
         request=PoolIdSerializer,
-        responses={200: PoolStateSerializer},
+        responses={
+            200: PoolStateSerializer,
+            404: OpenApiResponse(description="No pool you belong to or were invited to."),
+        },
         summary="Decline a pool's invitation",
     )
     def post(self, request: Request) -> Response:
@@ -221,7 +234,14 @@ class PoolDeclineView(_Own):
 
 
 class PoolLeaveView(_Own):
-    @extend_schema(request=None, responses={200: PoolStateSerializer}, summary="Leave your pool")
+    @extend_schema(
+        request=None,
+        responses={
+            200: PoolStateSerializer,
+            400: OpenApiResponse(description="You are in no pool."),
+        },
+        summary="Leave your pool",
+    )
     def post(self, request: Request) -> Response:
         if not pool_leave(user=request.user):
             raise InputError("pool", "You are in no pool.")
