@@ -1,9 +1,11 @@
-"""Backups of what people made: their accounts, API tokens, printer offsets and decks.
+"""Backups of what people made: their accounts, API tokens, printer offsets, decks and
+collections (with who reads them and their pools).
 
 A backup is a Django fixture, the JSON list `dumpdata` writes, with natural keys throughout:
 users and groups by name, printer profiles by their user, decks by share key, deck entries by
 (share key, card short id, zone), planned cards by (share key, short id), a deck's versions by
-(share key, number), and the catalogue rows decks point at by game slug, (game slug, faction
+(share key, number), collection rows by (username, short id), shares by (owner, reader),
+pools by their key, and the catalogue rows decks point at by game slug, (game slug, faction
 slug) and short id. No integer key appears, so a backup restores into a fresh database whose
 catalogue was loaded again (`load_games`, `import_cards`) and whose keys all differ. `manage.py
 loaddata` can read it; `restore_backup` adds what loaddata lacks: the whole file is checked
@@ -35,6 +37,8 @@ from rest_framework.authtoken.models import Token
 
 from cardsite.catalogue.documents import DocumentError, Problem, Record, read_json_list
 from cardsite.catalogue.models import Card, Faction, Game
+from cardsite.collection.models import CollectionCard, CollectionShare, Pool, PoolMember
+from decks.backup_collection import check_collections, clear_collections
 from decks.backup_history import baselines, check_versions
 from decks.models import Deck, DeckEntry, DeckVersion, MaybeEntry, PrintProfile
 
@@ -48,6 +52,10 @@ MODELS: tuple[type[models.Model], ...] = (
     DeckEntry,
     MaybeEntry,
     DeckVersion,
+    CollectionCard,
+    CollectionShare,
+    Pool,
+    PoolMember,
 )
 LABELS = tuple(model._meta.label_lower for model in MODELS)
 _CHUNK = 900  # rows per query, under SQLite's limit on bound parameters
@@ -76,6 +84,10 @@ def _querysets() -> list[models.QuerySet]:
         DeckEntry.objects.select_related("deck", "card").order_by("pk"),
         MaybeEntry.objects.select_related("deck", "card").order_by("pk"),
         DeckVersion.objects.select_related("deck", "author").order_by("deck_id", "number"),
+        CollectionCard.objects.select_related("owner", "card").order_by("owner_id", "card_id"),
+        CollectionShare.objects.select_related("owner", "reader").order_by("pk"),
+        Pool.objects.select_related("created_by").order_by("pk"),
+        PoolMember.objects.select_related("pool", "user", "invited_by").order_by("pk"),
     ]
 
 
@@ -96,8 +108,9 @@ def _chunks(items: Iterable[models.Model], size: int) -> Iterator[list[models.Mo
 
 
 def write_backup(out: IO[str]) -> BackupSummary:
-    """Every user, group, token, printer profile, deck, deck entry, planned card and deck
-    version, as a fixture with natural keys, one object per line."""
+    """Every user, group, token, printer profile, deck, deck entry, planned card, deck
+    version, collection row, share, pool and pool membership, as a fixture with natural keys,
+    one object per line."""
     counts: dict[type[models.Model], int] = {}
     # The isolation level can only be set by a transaction's first statement, so not when the
     # caller (a test) already opened one around this.
@@ -295,6 +308,7 @@ def check_backup(records: list[Record]) -> list[Problem]:
             )
     deck_versions = {f.get("share_key"): f.get("version") for _, f in by_label["decks.deck"]}
     problems += check_versions(by_label["decks.deckversion"], deck_versions, known_users)
+    problems += check_collections(by_label, usernames)
     return problems
 
 
@@ -302,9 +316,9 @@ def restore_backup(records: list[Record]) -> BackupSummary:
     """Put back everything in a backup, in one transaction, or nothing (DocumentError).
 
     Rows are matched by natural key: a user, group or deck that exists is overwritten with the
-    backup's copy, and a restored deck's cards are exactly the backup's. Nothing the backup
-    does not mention is deleted, except a user's API token when the backup holds another one
-    (a user has one token).
+    backup's copy, and a restored deck's cards, like a restored user's collection, are exactly
+    the backup's. Nothing else the backup does not mention is deleted, except a user's API
+    token when the backup holds another one (a user has one token).
     """
     problems = check_backup(records)
     if problems:
@@ -320,6 +334,7 @@ def restore_backup(records: list[Record]) -> BackupSummary:
                     model.objects.filter(
                         deck__share_key__in=share_keys[start : start + _CHUNK]
                     ).delete()
+            clear_collections(records)
             for record in records:
                 if _is(record, "authtoken.token"):
                     fields = record.data["fields"]

@@ -159,6 +159,9 @@ REPLACE, CHANGE = "PUT /api/v1/decks/{id}/", "PATCH /api/v1/decks/{id}/"
 REVERT = "POST /api/v1/decks/{id}/revert/"
 SAVED_DECK = {REPLACE, CHANGE}
 SAVED_DECK_GOLDFISH = {"POST /api/v1/decks/{id}/goldfish/"}
+SHARE, CREATE_POOL = "POST /api/v1/collection/shares/", "POST /api/v1/collection/pool/"
+INVITE, ACCEPT = "POST /api/v1/collection/pool/invite/", "POST /api/v1/collection/pool/accept/"
+LEAVE = "POST /api/v1/collection/pool/leave/"
 REFUSED_FOR_A_FACT = [
     # Who holds which password.
     (
@@ -199,6 +202,19 @@ REFUSED_FOR_A_FACT = [
     ({PROXY_PAGE}, "page", r"must be from 1 to \d+: this sheet has|this sheet has no cards"),
     # A deck code's contents: whether it decodes, and which game it is for.
     (None, "code", "That deck code cannot be used|This is an? .+ deck code|This deck code is for"),
+    # Who exists, and who shares or pools with whom: the fuzzing user's earlier requests make
+    # pools and shares of their own.
+    (
+        {SHARE, INVITE},
+        "username",
+        "There is no user called|Give a username|Your collection is yours|You are in this pool",
+    ),
+    ({CREATE_POOL}, "name", "Give the pool a name"),
+    (
+        {CREATE_POOL, INVITE, ACCEPT, LEAVE},
+        "pool",
+        "You are in a pool already|You are in no pool",
+    ),
     # No text anywhere in a request may hold a NUL (cardsite/api/parsers.py, and the query
     # string's check in cardsite/middleware.py). The schema's description says so, but
     # OpenAPI 3.0 cannot say it of property names, and the generator puts NULs in them.

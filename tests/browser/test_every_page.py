@@ -22,6 +22,9 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from cardsite.catalogue.models import Card, Faction, Game
+from cardsite.collection.models import Pool
+from cardsite.collection.services.pools import pool_create, pool_invite
+from cardsite.collection.services.sharing import collection_share
 from decks.models import Deck, Job
 from decks.services import (
     Intake,
@@ -93,6 +96,7 @@ PAGES = [
     SitePage("new-deck", who="member"),
     SitePage("password-change", who="member"),
     SitePage("printing", who="member"),
+    SitePage("collection-sharing", who="member"),
     SitePage("login", who="visitor"),
     SitePage("signup", who="visitor"),
     SitePage("password-reset", who="visitor"),
@@ -228,6 +232,16 @@ def urls(_server: str, django_db_blocker: Any) -> Iterator[dict[str, str]]:
         found["builder-with-problems"] = f"/decks/{illegal.share_key}/edit/"
         found["proxy-form"] = f"/decks/{illegal.share_key}/proxies/"
         found["printing"] = "/accounts/printing/"
+        # The sharing page with a reader, a collection to read and a pool's invitation on it.
+        friend = User.objects.create_user(f"{USERNAME}-friend", password=PASSWORD)
+        collection_share(owner=owner, reader_username=friend.username)
+        collection_share(owner=friend, reader_username=owner.username)
+        pool_invite(
+            pool=pool_create(user=friend, name=f"Pool {LONG_WORD}"),
+            by=friend,
+            username=owner.username,
+        )
+        found["collection-sharing"] = "/collection/sharing/"
         job = Job.objects.create(
             kind=Job.Kind.GOLDFISH,
             owner=owner,
@@ -252,7 +266,8 @@ def urls(_server: str, django_db_blocker: Any) -> Iterator[dict[str, str]]:
         found["job-running"] = running.get_absolute_url()
     yield found
     with django_db_blocker.unblock():
-        delete_committed(User.objects.filter(pk=owner.pk))
+        delete_committed(Pool.objects.filter(created_by=friend))
+        delete_committed(User.objects.filter(pk__in=[owner.pk, friend.pk]))
 
 
 @pytest.fixture(scope="module")

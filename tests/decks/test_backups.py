@@ -18,6 +18,9 @@ from django.core.management import CommandError, call_command
 from rest_framework.authtoken.models import Token
 
 from cardsite.catalogue.models import Card, Faction, Game
+from cardsite.collection.models import CollectionCard, CollectionShare, Pool
+from cardsite.collection.services.pools import pool_accept, pool_create, pool_invite
+from cardsite.collection.services.sharing import collection_share
 from decks.models import Deck, DeckEntry, PrintProfile
 from decks.services import (
     Intake,
@@ -128,6 +131,15 @@ def people():
         visibility="public",
         intake=Intake(),
     )
+    # Collections: alice owns cards and lets bob read them; zoë and alice pool, bob is invited.
+    for quantity, card in zip((1, 3, 999), Card.objects.order_by("short_id")[:3], strict=True):
+        CollectionCard.objects.create(owner=alice, card=card, quantity=quantity)
+    CollectionCard.objects.create(owner=zoe, card=Card.objects.order_by("-short_id")[0], quantity=2)
+    collection_share(owner=alice, reader_username="bob")
+    pool = pool_create(user=zoe, name="Zoë's table ✓")
+    pool_invite(pool=pool, by=zoe, username="alice")
+    pool_accept(user=alice, pool=pool)
+    pool_invite(pool=pool, by=alice, username="bob")
     return [alice, bob, zoe]
 
 
@@ -189,6 +201,30 @@ def everything() -> dict:
             }
             for d in Deck.objects.select_related("owner", "game", "faction", "forked_from")
         },
+        "collections": sorted(
+            (c.owner.username, c.card.short_id, c.quantity, c.updated_at)
+            for c in CollectionCard.objects.select_related("owner", "card")
+        ),
+        "shares": sorted(
+            (s.owner.username, s.reader.username, s.created_at)
+            for s in CollectionShare.objects.select_related("owner", "reader")
+        ),
+        "pools": {
+            p.key: (
+                p.name,
+                p.created_by.username if p.created_by else None,
+                p.created_at,
+                sorted(
+                    (
+                        m.user.username,
+                        m.invited_by.username if m.invited_by else None,
+                        m.accepted_at,
+                    )
+                    for m in p.members.select_related("user", "invited_by")
+                ),
+            )
+            for p in Pool.objects.select_related("created_by")
+        },
     }
 
 
@@ -206,7 +242,9 @@ def to_milliseconds(value):
 def delete_people(people):
     User.objects.filter(pk__in=[p.pk for p in people]).delete()
     Group.objects.filter(name="Moderators").delete()
+    Pool.objects.all().delete()  # a pool outlives its maker's account (created_by is nulled)
     assert not Deck.objects.exists() and not Token.objects.exists()
+    assert not CollectionCard.objects.exists() and not CollectionShare.objects.exists()
     assert not PrintProfile.objects.exists()
 
 
@@ -242,6 +280,10 @@ def backup_by_dumpdata(path):
         "decks.deckentry",
         "decks.maybeentry",
         "decks.deckversion",
+        "collection.collectioncard",
+        "collection.collectionshare",
+        "collection.pool",
+        "collection.poolmember",
         natural_foreign=True,
         natural_primary=True,
         output=str(path),
@@ -295,6 +337,19 @@ def test_people_and_decks_come_back_exactly_into_a_catalogue_loaded_afresh(
     assert (fork["owner"], fork["version"], fork["visibility"]) == ("bob", 3, "unlisted")
     assert User.objects.get(username="alice").check_password("wonderland-42")
     assert after["printers"] == {"zoë": (Decimal("1.3"), Decimal("-2.7"))}
+    assert [(o, q) for o, _, q, _ in after["collections"]] == [
+        ("alice", 1),
+        ("alice", 3),
+        ("alice", 999),
+        ("zoë", 2),
+    ]
+    assert [(o, r) for o, r, _ in after["shares"]] == [("alice", "bob")]
+    (pool,) = after["pools"].values()
+    assert [(u, accepted is not None) for u, _, accepted in pool[3]] == [
+        ("alice", True),
+        ("bob", False),
+        ("zoë", True),
+    ]
 
 
 def test_a_backup_names_cards_by_short_id_and_nothing_by_integer_key(people, tmp_path):
@@ -422,3 +477,42 @@ def test_restoring_over_the_live_data_puts_restored_decks_back_and_keeps_newer_o
     after = everything()
     assert after["decks"].pop(newer.share_key)["name"] == "Made after the backup"
     assert after == before
+
+
+def test_a_collection_row_naming_an_unknown_card_user_or_pool_is_named_by_line(people, tmp_path):
+    path = tmp_path / "decks.json"
+    run("backup_decks", str(path))
+    delete_people(people)
+    objects = json.loads(path.read_text(encoding="utf-8"))
+    row = next(o for o in objects if o["model"] == "collection.collectioncard")
+    row["fields"].update(card=["NOSUCHID"], quantity=1000)
+    share = next(o for o in objects if o["model"] == "collection.collectionshare")
+    share["fields"]["reader"] = ["nobody"]
+    member = next(o for o in objects if o["model"] == "collection.poolmember")
+    member["fields"]["pool"] = ["no-such-pool"]
+    path.write_text("[\n" + ",\n".join(json.dumps(o) for o in objects) + "\n]\n")
+
+    err = io.StringIO()
+    with pytest.raises(CommandError, match="Nothing was restored"):
+        call_command("restore_decks", str(path), stdout=io.StringIO(), stderr=err)
+
+    problems = err.getvalue()
+    line = 2 + objects.index(row)
+    assert f"line {line}, fields.card: the catalogue has no card with the short id" in problems
+    assert f"line {line}, fields.quantity: expected 1 to 999, got 1000" in problems
+    assert f"line {2 + objects.index(share)}, fields.reader: no user 'nobody'" in problems
+    assert f"line {2 + objects.index(member)}, fields.pool: no pool with the key" in problems
+    assert not User.objects.exists() and not CollectionCard.objects.exists()
+
+
+def test_restoring_a_user_makes_their_collection_exactly_the_backups(people, tmp_path):
+    path = tmp_path / "decks.json.gz"
+    run("backup_decks", str(path))
+    alice = User.objects.get(username="alice")
+    CollectionCard.objects.filter(owner=alice).delete()
+    CollectionCard.objects.create(owner=alice, card=Card.objects.order_by("pk").last(), quantity=5)
+    before = everything()["collections"]
+    run("restore_decks", str(path))
+    after = everything()["collections"]
+    assert [q for o, _, q, _ in after if o == "alice"] == [1, 3, 999]
+    assert [r for r in after if r[0] == "zoë"] == [r for r in before if r[0] == "zoë"]

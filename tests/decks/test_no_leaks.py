@@ -1,11 +1,19 @@
 """A private deck exists for its owner only: every other reader, signed in or not, gets a 404
 or an answer without it, on every path that reads decks."""
 
+import re
+
 import pytest
 from django.contrib.auth.models import User
+from django.urls import Resolver404, resolve
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from cardsite.catalogue.models import Card, Game
+from cardsite.collection.models import CollectionCard, CollectionShare
+from cardsite.collection.selectors import can_read_collection
+from cardsite.collection.services.pools import pool_create, pool_invite
+from cardsite.collection.services.sharing import collection_share, collection_unshare
 from decks.models import Deck
 from decks.services import Intake, RequestedCard, deck_branch, deck_create
 
@@ -161,3 +169,147 @@ def test_a_private_variant_or_parent_is_never_named_to_others(private_deck, publ
         assert deck.share_key not in response.content.decode(), path
         assert hidden_child.share_key not in response.content.decode(), path
         assert SECRET not in response.content.decode(), path
+
+
+# Collections: a collection is readable by its owner, the users it is shared with and the
+# members of a pool its owner accepted; by nobody else, on any path, page or API.
+HOARD = 777  # an unusual quantity: any page or answer holding it shows the hoard
+
+
+def _shows_hoard(content: bytes) -> bool:
+    return re.search(rb"(?<![\w,.])777(?![\w,.])", content) is not None
+
+
+@pytest.fixture
+def hoard():
+    """`keeper` owns 777 of one card, shares with `friend`, and pools with `partner`; their
+    public deck holds that card and is built."""
+    keeper = User.objects.create_user("keeper", password="x-Long-pass-9")
+    card = Card.objects.filter(card_set__code="ORI-RB").exclude(name="Cloudglider").first()
+    CollectionCard.objects.create(owner=keeper, card=card, quantity=HOARD)
+    User.objects.create_user("friend", password="x-Long-pass-9")
+    collection_share(owner=keeper, reader_username="friend")
+    deck = deck_create(
+        owner=keeper,
+        game=Game.objects.get(slug="conquest-of-orion"),
+        format_slug="constructed",
+        name="Shown deck",
+        visibility="public",
+        intake=Intake(tuple([RequestedCard(3, None, card.short_id)])),
+    )
+    Deck.objects.filter(pk=deck.pk).update(built_at=timezone.now())
+    return keeper, card, deck
+
+
+def _client(user: User | None) -> APIClient:
+    api = APIClient()
+    api.signed_in = user is not None
+    if user is not None:
+        api.force_authenticate(user)
+        api.force_login(user)
+    return api
+
+
+@pytest.fixture(params=["anonymous", "another user", "invited to the pool", "share revoked"])
+def outsider(request, hoard):
+    keeper, _, _ = hoard
+    if request.param == "anonymous":
+        return _client(None)
+    user = User.objects.create_user("outsider", password="x-Long-pass-9")
+    if request.param == "invited to the pool":
+        # Invited but never accepted: an invitation counts for nothing.
+        pool_invite(
+            pool=pool_create(user=keeper, name="Keeper's pool"), by=keeper, username=user.username
+        )
+    if request.param == "share revoked":
+        collection_share(owner=keeper, reader_username=user.username)
+        assert can_read_collection(owner=keeper, viewer=user)
+        collection_unshare(owner=keeper, reader=user)
+    assert not can_read_collection(owner=keeper, viewer=user)
+    return _client(user)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/collection/keeper/",
+        "/collection/",
+        "/collection/sharing/",
+        "/api/v1/collection/",
+        "/api/v1/collection/?game=conquest-of-orion",
+        "/api/v1/collection/?owner=keeper",
+        "/api/v1/collection/export/?as=text",
+        "/api/v1/collection/export/?as=csv",
+        "/api/v1/collection/conflicts/",
+        "/api/v1/collection/shares/",
+        "/api/v1/collection/pool/",
+        "/search/?q=own>=1",
+        "/search/?q=is:owned",
+        "/search/?q=own>=700",
+        "/api/v1/cards/?q=own>=1",
+        "/api/v1/cards/?q=is:owned",
+        "/api/v1/cards/{card}/",
+        "/cards/{card}/",
+        "/decks/?buildable=1",
+        "/decks/{deck}/",
+        "/decks/{deck}/export.txt",
+        "/api/v1/decks/{deck}/",
+        "/api/v1/decks/{deck}/missing/",
+        "/api/v1/decks/{deck}/export/?as=text",
+    ],
+)
+def test_no_path_shows_a_collection_to_anyone_it_was_not_shared_with(hoard, outsider, path):
+    _, card, deck = hoard
+    response = outsider.get(path.format(card=card.short_id, deck=deck.share_key))
+    assert response.status_code < 500, path
+    assert not _shows_hoard(response.content), path
+    # Signed in, the outsider owns nothing: no list of owned cards may name the hoard's card
+    # (anonymously, `own` terms are dropped and every card may be listed).
+    owned_list = path.startswith(("/collection/keeper", "/api/v1/collection/")) or "own" in path
+    if owned_list and outsider.signed_in:
+        assert card.name.encode() not in response.content, path
+
+
+def test_a_pool_invitee_or_a_stranger_cannot_build_read_or_change_anothers_collection(
+    hoard, outsider
+):
+    keeper, card, deck = hoard
+    for method, path, body in (
+        ("put", f"/api/v1/collection/cards/{card.pk}/", {"quantity": 0}),
+        ("post", f"/api/v1/decks/{deck.share_key}/build/", {}),
+        ("delete", f"/api/v1/decks/{deck.share_key}/build/", {}),
+        ("delete", "/api/v1/collection/shares/friend/", {}),
+    ):
+        getattr(outsider, method)(path, body, format="json")
+    assert CollectionCard.objects.get(owner=keeper, card=card).quantity == HOARD
+    assert Deck.objects.get(pk=deck.pk).built_at is not None
+    assert CollectionShare.objects.filter(owner=keeper, reader__username="friend").exists()
+
+
+def test_a_reader_with_a_share_reads_the_collection_and_loses_it_when_revoked(hoard):
+    keeper, _, _ = hoard
+    friend = User.objects.get(username="friend")
+    assert can_read_collection(owner=keeper, viewer=friend)
+    collection_unshare(owner=keeper, reader=friend)
+    assert not can_read_collection(owner=keeper, viewer=friend)
+    try:
+        resolve("/collection/keeper/")
+    except Resolver404:
+        pytest.skip("the collection page (/collection/<username>/) is not routed on this branch")
+    collection_share(owner=keeper, reader_username="friend")
+    reader = _client(friend)
+    assert _shows_hoard(reader.get("/collection/keeper/").content)
+    collection_unshare(owner=keeper, reader=friend)
+    revoked = reader.get("/collection/keeper/")
+    assert revoked.status_code in (403, 404)
+    assert not _shows_hoard(revoked.content)
+
+
+def test_a_reader_cannot_change_a_shared_collection(hoard):
+    keeper, card, _ = hoard
+    reader = _client(User.objects.get(username="friend"))
+    reader.put(f"/api/v1/collection/cards/{card.pk}/", {"quantity": 1}, format="json")
+    reader.post("/api/v1/collection/import/", {"text": f"5 {card.name}"}, format="json")
+    assert list(CollectionCard.objects.filter(owner=keeper).values_list("quantity", flat=True)) == [
+        HOARD
+    ]

@@ -1,0 +1,46 @@
+"""Letting named users read a collection, and taking that back (it stops at once)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+
+from cardsite.collection.models import CollectionShare
+from cardsite.collection.services.people import user_named
+from engines.errors import InputError
+
+# Readers one collection may have: a playgroup, a club, never a broadcast list.
+MAX_SHARES = 50
+
+
+def collection_share(*, owner: Any, reader_username: str) -> CollectionShare:
+    """Let the user called `reader_username` read `owner`'s collection (never change it).
+    Sharing again with the same reader changes nothing. InputError naming `username` for no
+    such user, oneself, or past MAX_SHARES readers."""
+    reader = user_named(reader_username)
+    if reader.pk == owner.pk:
+        raise InputError("username", "Your collection is yours to read already.")
+    with transaction.atomic():
+        existing = CollectionShare.objects.filter(owner=owner, reader=reader).first()
+        if existing is not None:
+            return existing
+        # Counted under the owner's row lock, so two requests at once cannot both pass at 49.
+        User.objects.select_for_update().filter(pk=owner.pk).first()
+        if CollectionShare.objects.filter(owner=owner).count() >= MAX_SHARES:
+            raise InputError(
+                "username",
+                f"A collection can be shared with at most {MAX_SHARES} users; remove one first.",
+            )
+        try:
+            with transaction.atomic():
+                return CollectionShare.objects.create(owner=owner, reader=reader)
+        except IntegrityError:  # the same share, made by a request at the same moment
+            return CollectionShare.objects.get(owner=owner, reader=reader)
+
+
+def collection_unshare(*, owner: Any, reader: Any) -> bool:
+    """Stop `reader` reading `owner`'s collection; whether they could until now."""
+    removed, _ = CollectionShare.objects.filter(owner=owner, reader=reader).delete()
+    return removed > 0

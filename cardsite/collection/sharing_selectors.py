@@ -1,0 +1,54 @@
+"""Reads for the sharing page and API: who reads a collection, whose one reads, and pools."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import User
+
+from cardsite.collection.models import CollectionShare, Pool, PoolMember
+
+
+def readers_of(*, owner: Any) -> list[User]:
+    """The users `owner` shares their collection with, by name."""
+    ids = CollectionShare.objects.filter(owner=owner).values("reader_id")
+    return list(User.objects.filter(pk__in=ids).order_by("username"))
+
+
+def shared_with(*, reader: Any) -> list[User]:
+    """The users who share their collection with `reader`, by name."""
+    ids = CollectionShare.objects.filter(reader=reader).values("owner_id")
+    return list(User.objects.filter(pk__in=ids, is_active=True).order_by("username"))
+
+
+@dataclass(frozen=True)
+class PoolState:
+    pool: Pool | None
+    members: list[PoolMember]  # accepted ones, then invitations, by name
+    invitations: list[PoolMember]  # invitations waiting for this user
+
+
+def pool_state(*, user: Any) -> PoolState:
+    member = (
+        PoolMember.objects.filter(user=user, accepted_at__isnull=False)
+        .select_related("pool")
+        .first()
+    )
+    pool = member.pool if member else None
+    members = sorted(
+        PoolMember.objects.filter(pool=pool).select_related("user", "invited_by") if pool else [],
+        key=lambda m: (m.accepted_at is None, m.user.username.casefold()),
+    )
+    invitations = list(
+        PoolMember.objects.filter(user=user, accepted_at__isnull=True)
+        .select_related("pool", "invited_by")
+        .order_by("pool__name", "pk")
+    )
+    return PoolState(pool=pool, members=members, invitations=invitations)
+
+
+def invited_pool(*, user: Any, pool_id: int) -> Pool | None:
+    """The pool `pool_id` if `user` belongs to it or is invited to it; else None, so a pool
+    reads as absent to anyone else."""
+    return Pool.objects.filter(pk=pool_id, members__user=user).first()

@@ -1,0 +1,236 @@
+"""Sharing a collection read-only with named users, and pooling it with a playgroup."""
+
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+
+from cardsite.catalogue.models import Card
+from cardsite.collection.models import CollectionCard, CollectionShare, Pool, PoolMember
+from cardsite.collection.selectors import can_read_collection, owned_counts
+from cardsite.collection.services.pools import (
+    MAX_INVITATIONS,
+    MAX_POOL_MEMBERS,
+    POOL_NAME_MAX,
+    pool_accept,
+    pool_create,
+    pool_decline,
+    pool_invite,
+    pool_leave,
+)
+from cardsite.collection.services.sharing import (
+    MAX_SHARES,
+    collection_share,
+    collection_unshare,
+)
+from engines.errors import InputError
+
+pytestmark = pytest.mark.django_db
+
+
+def user(name: str) -> User:
+    return User.objects.create_user(name, password="x-Long-pass-9")
+
+
+@pytest.fixture
+def ann():
+    return user("ann")
+
+
+@pytest.fixture
+def bob():
+    return user("bob")
+
+
+def test_a_share_lets_the_reader_read_and_nobody_else(ann, bob):
+    carl = user("carl")
+    collection_share(owner=ann, reader_username="bob")
+    assert can_read_collection(owner=ann, viewer=bob)
+    assert not can_read_collection(owner=ann, viewer=carl)
+    assert not can_read_collection(owner=bob, viewer=ann)
+
+
+def test_a_share_finds_the_reader_regardless_of_case_and_width(ann, bob):
+    share = collection_share(owner=ann, reader_username=" \uff22\uff2f\uff22 ")  # fullwidth BOB
+    assert share.reader == bob
+
+
+def test_sharing_twice_with_the_same_reader_makes_one_share(ann, bob):
+    collection_share(owner=ann, reader_username="bob")
+    collection_share(owner=ann, reader_username="Bob")
+    assert CollectionShare.objects.filter(owner=ann).count() == 1
+
+
+@pytest.mark.parametrize("name", ["nobody", "", "   ", "x" * 151])
+def test_sharing_with_no_such_user_names_the_username(ann, name):
+    with pytest.raises(InputError) as error:
+        collection_share(owner=ann, reader_username=name)
+    assert error.value.field == "username"
+    assert not CollectionShare.objects.exists()
+
+
+def test_a_collection_cannot_be_shared_with_its_owner(ann):
+    with pytest.raises(InputError, match="yours"):
+        collection_share(owner=ann, reader_username="ann")
+
+
+def test_an_inactive_user_is_no_such_user(ann, bob):
+    User.objects.filter(pk=bob.pk).update(is_active=False)
+    with pytest.raises(InputError, match="no user"):
+        collection_share(owner=ann, reader_username="bob")
+
+
+def test_a_collection_is_shared_with_at_most_the_limit(ann):
+    readers = User.objects.bulk_create(User(username=f"r{n}") for n in range(MAX_SHARES + 1))
+    for reader in readers[:MAX_SHARES]:
+        collection_share(owner=ann, reader_username=reader.username)
+    with pytest.raises(InputError, match=str(MAX_SHARES)):
+        collection_share(owner=ann, reader_username=readers[-1].username)
+    assert CollectionShare.objects.filter(owner=ann).count() == MAX_SHARES
+    # Sharing again with a reader already there is not a new share, so never refused.
+    collection_share(owner=ann, reader_username=readers[0].username)
+
+
+def test_unsharing_stops_the_reader_at_once(ann, bob):
+    collection_share(owner=ann, reader_username="bob")
+    assert collection_unshare(owner=ann, reader=bob)
+    assert not can_read_collection(owner=ann, viewer=bob)
+    assert not collection_unshare(owner=ann, reader=bob)
+
+
+def test_a_new_pool_has_its_maker_as_its_one_member(ann):
+    pool = pool_create(user=ann, name="  Tuesday   night ")
+    assert pool.name == "Tuesday night"
+    assert list(pool.members.values_list("user__username", flat=True)) == ["ann"]
+    assert pool.members.get().accepted_at is not None
+
+
+@pytest.mark.parametrize("name", ["", "   ", "x" * 81])
+def test_a_pool_needs_a_name_within_the_limit(ann, name):
+    with pytest.raises(InputError) as error:
+        pool_create(user=ann, name=name)
+    assert error.value.field == "name"
+    assert not Pool.objects.exists()
+
+
+def test_a_member_of_a_pool_cannot_make_another(ann):
+    pool_create(user=ann, name="One")
+    with pytest.raises(InputError, match="leave it first"):
+        pool_create(user=ann, name="Two")
+    assert Pool.objects.count() == 1
+
+
+def test_an_invitation_counts_for_nothing_until_accepted(ann, bob):
+    card = Card.objects.filter(card_set__code="ORI-RB").first()
+    CollectionCard.objects.create(owner=bob, card=card, quantity=3)
+    CollectionCard.objects.create(owner=ann, card=card, quantity=1)
+    pool = pool_create(user=ann, name="Club")
+    pool_invite(pool=pool, by=ann, username="bob")
+    assert owned_counts(user=ann) == {card.pk: 1}
+    assert not can_read_collection(owner=bob, viewer=ann)
+    pool_accept(user=bob, pool=pool)
+    assert owned_counts(user=ann) == {card.pk: 4}
+    assert owned_counts(user=bob) == {card.pk: 4}
+    assert can_read_collection(owner=bob, viewer=ann)
+    assert can_read_collection(owner=ann, viewer=bob)
+
+
+def test_only_members_may_invite(ann, bob):
+    pool = pool_create(user=ann, name="Club")
+    carl = user("carl")
+    pool_invite(pool=pool, by=ann, username="bob")
+    with pytest.raises(InputError) as error:
+        pool_invite(pool=pool, by=bob, username="carl")  # invited, not yet a member
+    assert error.value.field == "pool"
+    with pytest.raises(InputError):
+        pool_invite(pool=pool, by=carl, username="carl")
+
+
+def test_inviting_oneself_or_nobody_is_refused(ann):
+    pool = pool_create(user=ann, name="Club")
+    for name in ("ann", "nobody"):
+        with pytest.raises(InputError) as error:
+            pool_invite(pool=pool, by=ann, username=name)
+        assert error.value.field == "username"
+
+
+def test_a_pool_holds_at_most_the_limit_with_its_invitations(ann):
+    pool = pool_create(user=ann, name="Club")
+    others = User.objects.bulk_create(User(username=f"p{n}") for n in range(MAX_POOL_MEMBERS))
+    for other in others[: MAX_POOL_MEMBERS - 1]:
+        pool_invite(pool=pool, by=ann, username=other.username)
+    with pytest.raises(InputError, match=str(MAX_POOL_MEMBERS)):
+        pool_invite(pool=pool, by=ann, username=others[-1].username)
+    assert pool.members.count() == MAX_POOL_MEMBERS
+
+
+def test_a_user_has_at_most_the_limit_of_invitations_waiting(bob):
+    makers = User.objects.bulk_create(User(username=f"m{n}") for n in range(MAX_INVITATIONS + 1))
+    pools = [pool_create(user=maker, name=f"Pool {maker.username}") for maker in makers]
+    for maker, pool in zip(makers[:MAX_INVITATIONS], pools, strict=False):
+        pool_invite(pool=pool, by=maker, username="bob")
+    with pytest.raises(InputError, match="invitations waiting"):
+        pool_invite(pool=pools[-1], by=makers[-1], username="bob")
+
+
+def test_accepting_while_in_another_pool_is_refused_until_leaving(ann, bob):
+    first = pool_create(user=ann, name="First")
+    second = pool_create(user=bob, name="Second")
+    pool_invite(pool=first, by=ann, username="bob")
+    with pytest.raises(InputError, match="leave it first"):
+        pool_accept(user=bob, pool=first)
+    assert pool_leave(user=bob)
+    assert not Pool.objects.filter(pk=second.pk).exists()  # its last member left
+    pool_accept(user=bob, pool=first)
+    assert set(first.members.values_list("user__username", flat=True)) == {"ann", "bob"}
+
+
+def test_accepting_without_an_invitation_names_the_pool(ann, bob):
+    pool = pool_create(user=ann, name="Club")
+    with pytest.raises(InputError) as error:
+        pool_accept(user=bob, pool=pool)
+    assert error.value.field == "pool"
+    assert not PoolMember.objects.filter(user=bob).exists()
+
+
+def test_declining_removes_the_invitation_and_nothing_else(ann, bob):
+    pool = pool_create(user=ann, name="Club")
+    pool_invite(pool=pool, by=ann, username="bob")
+    assert pool_decline(user=bob, pool=pool)
+    assert not pool_decline(user=bob, pool=pool)
+    assert not pool_decline(user=ann, pool=pool)  # a member declines nothing: they leave
+    assert list(pool.members.values_list("user__username", flat=True)) == ["ann"]
+
+
+def test_leaving_stops_the_pooled_copies_counting_at_once(ann, bob):
+    card = Card.objects.filter(card_set__code="ORI-RB").first()
+    CollectionCard.objects.create(owner=bob, card=card, quantity=2)
+    pool = pool_create(user=ann, name="Club")
+    pool_invite(pool=pool, by=ann, username="bob")
+    pool_accept(user=bob, pool=pool)
+    assert owned_counts(user=ann) == {card.pk: 2}
+    pool_leave(user=bob)
+    assert owned_counts(user=ann) == {}
+    assert not can_read_collection(owner=bob, viewer=ann)
+    assert Pool.objects.filter(pk=pool.pk).exists()  # ann is still in it
+
+
+def test_the_last_member_leaving_deletes_the_pool_and_its_invitations(ann, bob):
+    pool = pool_create(user=ann, name="Club")
+    pool_invite(pool=pool, by=ann, username="bob")
+    assert pool_leave(user=ann)
+    assert not Pool.objects.exists()
+    assert not PoolMember.objects.exists()
+    assert not pool_leave(user=ann)
+
+
+def test_the_readme_limits_table_states_the_sharing_and_pool_limits():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    start = readme.index("### Limits")
+    table = readme[start : readme.index("\n### ", start + 1)]
+    sharing = next(line for line in table.splitlines() if line.startswith("| collection readers"))
+    pools = next(line for line in table.splitlines() if line.startswith("| a pool ("))
+    assert f"**{MAX_SHARES}** users" in sharing and "`MAX_SHARES`" in sharing
+    assert f"**{MAX_POOL_MEMBERS}** members" in pools
+    assert f"**{MAX_INVITATIONS}** invitations" in pools
+    assert f"1 to {POOL_NAME_MAX} characters" in pools
