@@ -6,6 +6,7 @@ from cardsite.api.auth import TokenView
 from cardsite.api.errors import json_or_html_404
 from cardsite.api.odds import OddsView
 from cardsite.catalogue.api.views import CardViewSet, GameViewSet, SetViewSet
+from cardsite.collection.api.urls import urlpatterns as collection_urls
 from decks.api.decks import DeckViewSet
 from decks.api.goldfish import GoldfishListView
 from decks.api.jobs import JobResultView, JobView
@@ -45,6 +46,7 @@ urlpatterns = [
     path("jobs/<str:key>/", JobView.as_view(), name="job-detail"),
     path("jobs/<str:key>/result", JobResultView.as_view(), name="job-result"),
     path("odds/", OddsView.as_view(), name="odds"),
+    *collection_urls,
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="v1:schema"), name="docs"),
     *router.urls,
