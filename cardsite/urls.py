@@ -17,6 +17,7 @@ urlpatterns = [
     path("accounts/password_reset/", password_reset, name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("theme/", set_theme, name="theme"),
+    path("", include("cardsite.collection.urls")),
     path("", include("decks.urls")),
     path("", include("cardsite.catalogue.urls")),
     # Card art only, under DEBUG or not; the rest of media/ is never served as files (job

@@ -119,7 +119,7 @@ class CollectionImportView(APIView):
                 upload.is_valid(raise_exception=True)
                 data = upload.validated_data
                 file = data["csv"]
-                text = decode_upload(file.read(file.size if file.size is not None else 0))
+                text = decode_upload(file)
                 result = collection_import(
                     owner=request.user, game=data.get("game"), csv=text, mode=data["mode"]
                 )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
+from typing import Any
 
 from cardsite.catalogue.documents import Problem, restore_formula
 from cardsite.collection.models import MAX_QUANTITY
@@ -56,11 +57,14 @@ def read_text(text: str, engine: GameEngine) -> tuple[list[ImportLine], list[Pro
     return [ImportLine(x.line, x.quantity, x.name, x.set_code, x.number) for x in lines], problems
 
 
-def decode_upload(data: bytes) -> str:
-    """An uploaded file's text: UTF-8 (a byte-order mark is dropped), within the size limit."""
-    if len(data) > MAX_IMPORT_BYTES:
+def decode_upload(upload: Any) -> str:
+    """An uploaded file's text: UTF-8 (a byte-order mark is dropped), within the size limit.
+    Past the limit, no more than the limit and a byte is read."""
+    data = upload.read(MAX_IMPORT_BYTES + 1)
+    size = max(len(data), upload.size or 0)
+    if size > MAX_IMPORT_BYTES:
         raise InputError(
-            "csv", f"An import is at most {MAX_IMPORT_BYTES:,} bytes (1 MB); this is {len(data):,}."
+            "csv", f"An import is at most {MAX_IMPORT_BYTES:,} bytes (1 MB); this is {size:,}."
         )
     try:
         return data.decode("utf-8-sig")
