@@ -29,9 +29,11 @@ EXPORTS = {"txt": ("text", "text/plain"), "csv": ("csv", "text/csv")}
 
 def _page(request: HttpRequest, owner: object, **extra: object) -> HttpResponse:
     status = int(str(extra.pop("status", 200)))
+    games = selectors.collection_totals(owner=owner)
     context = {
         "owner": owner,
-        "games": selectors.collection_totals(owner=owner),
+        "games": games,
+        "games_held": any(g.owned for g in games),
         "all_games": Game.objects.order_by("name"),
         "max_bytes": MAX_IMPORT_BYTES,
         **extra,
