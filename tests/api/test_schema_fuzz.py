@@ -46,6 +46,7 @@ REAL_PATH_VALUES = {
     "/api/v1/decks/{id}/": {"id": [OWN_DECK, OTHERS_DECK]},
     "/api/v1/decks/{id}/versions/{number}/": {"number": [1]},
     "/api/v1/cards/{id}/": {"id": [A_CARD]},
+    "/api/v1/collection/cards/{card_id}/": {"card_id": [A_CARD]},
     "/api/v1/jobs/{key}/": {"key": [JOB]},
 }
 

@@ -48,8 +48,10 @@ GAME_PARAMETER = OpenApiParameter(
 
 
 def _game(request: Request) -> str | None:
-    game = request.query_params.get("game") or None
-    if game is not None and game not in GAME_SLUGS:
+    if "game" not in request.query_params:
+        return None
+    game = request.query_params["game"]
+    if game not in GAME_SLUGS:
         raise ValidationError({"game": [f"Games are {', '.join(GAME_SLUGS)}."]})
     return game
 
