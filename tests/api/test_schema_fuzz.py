@@ -200,6 +200,14 @@ REFUSED_FOR_A_FACT = [
     ({PROXY_PAGE}, "page", r"must be from 1 to \d+: this sheet has|this sheet has no cards"),
     # A deck code's contents: whether it decodes, and which game it is for.
     (None, "code", "That deck code cannot be used|This is an? .+ deck code|This deck code is for"),
+    # A collection import's lines name cards and printings of the catalogue, and its size and
+    # encoding are counted in lines and bytes (every problem starts "line N").
+    (
+        {"POST /api/v1/collection/import/"},
+        "text|csv",
+        r"line \d+|An import (is|has) at most|The file (is not UTF-8|holds a NUL)"
+        r"|The submitted file is empty",
+    ),
     # No text anywhere in a request may hold a NUL (cardsite/api/parsers.py, and the query
     # string's check in cardsite/middleware.py). The schema's description says so, but
     # OpenAPI 3.0 cannot say it of property names, and the generator puts NULs in them.
