@@ -201,12 +201,13 @@ REFUSED_FOR_A_FACT = [
     # A deck code's contents: whether it decodes, and which game it is for.
     (None, "code", "That deck code cannot be used|This is an? .+ deck code|This deck code is for"),
     # A collection import's lines name cards and printings of the catalogue, and its size and
-    # encoding are counted in lines and bytes (every problem starts "line N").
+    # encoding are counted in lines and bytes (every problem starts "line N"). An empty file
+    # part never reaches the view: Django's multipart parser drops it.
     (
         {"POST /api/v1/collection/import/"},
         "text|csv",
         r"line \d+|An import (is|has) at most|The file (is not UTF-8|holds a NUL)"
-        r"|The submitted file is empty",
+        r"|The submitted file is empty|No file was submitted",
     ),
     # No text anywhere in a request may hold a NUL (cardsite/api/parsers.py, and the query
     # string's check in cardsite/middleware.py). The schema's description says so, but

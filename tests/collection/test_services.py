@@ -164,3 +164,19 @@ def test_a_csv_export_quotes_cells_a_spreadsheet_would_run_and_import_restores_t
     assert "'=HYPERLINK(1)" in written
     collection_import(owner=bob, game=GAME, csv=written)
     assert held(bob) == {cards[0].id: 2}
+
+
+def test_an_import_costs_the_same_queries_for_80_printings_as_for_2(alice, bob):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    every = list(Card.objects.filter(card_set__code="CFC-SMP").select_related("card_set"))
+    lines = [f"{1 + n % 5} {c.name} ({c.card_set.code}) {c.number}" for n, c in enumerate(every)]
+    collection_import(owner=alice, game=GAME, text=lines[0])  # the game's snapshot, read once
+    counts = []
+    for owner, chosen in ((alice, lines[:2]), (bob, lines)):
+        with CaptureQueriesContext(connection) as queries:
+            collection_import(owner=owner, game=GAME, text="\n".join(chosen))
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
+    assert len(held(bob)) == len(every)

@@ -93,6 +93,8 @@ def _resolve(
     problems: list[Problem] = []
     wanted: dict[int, tuple[_Found, int]] = {}
     bare: dict[tuple[int, str], list[int]] = defaultdict(list)
+    # Read once per import, not once per line (each read checks the catalogue's version).
+    snaps: dict[str, GameSnapshot] = {}
     for line in lines:
         slug = line.game or game
         if slug is None:
@@ -101,7 +103,7 @@ def _resolve(
         if slug not in ENGINES or (game is not None and line.game and line.game != game):
             problems.append(Problem(line.line, "game", f"{slug[:40]!r} is not the game here"))
             continue
-        snap = game_snapshot(slug)
+        snap = snaps.get(slug) or snaps.setdefault(slug, game_snapshot(slug))
         card, problem = _lookup(snap, line)
         if card is None:
             problems.append(problem or Problem(line.line, "", "no such card"))
