@@ -3,6 +3,8 @@ they shared it, and the + and - buttons on card pages and search results."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
@@ -19,6 +21,7 @@ from cardsite.collection.services import (
     collection_export,
     collection_import,
 )
+from cardsite.collection.services.importing import Mode
 from cardsite.collection.services.reading import MAX_IMPORT_BYTES, decode_upload
 from engines.errors import InputError
 
@@ -46,47 +49,28 @@ def _page(request: HttpRequest, owner: object, **extra: object) -> HttpResponse:
 def collection_home(request: HttpRequest) -> HttpResponse:
     """Your collection; a POST imports a pasted list or an uploaded CSV, all or nothing."""
     if request.method == "GET":
-        imported = request.GET.get("imported", "")
-        return _page(
-            request, request.user, own=True, imported=imported[:12].isdigit() and imported[:12]
-        )
+        imported = request.GET.get("imported", "")[:12]
+        shown = imported if imported.isascii() and imported.isdigit() else ""
+        return _page(request, request.user, own=True, imported=shown)
     form = {k: request.POST.get(k, "")[:40] for k in ("game", "mode")}
+    text = request.POST.get("text", "")
     upload = request.FILES.get("csv")
     try:
-        if upload is not None:
-            result = collection_import(
-                owner=request.user,
-                game=form["game"] or None,
-                csv=decode_upload(upload),
-                mode=form["mode"] or "add",  # type: ignore[arg-type]
-            )
-        else:
-            result = collection_import(
-                owner=request.user,
-                game=form["game"] or None,
-                text=request.POST.get("text", ""),
-                mode=form["mode"] or "add",  # type: ignore[arg-type]
-            )
+        source = {"csv": decode_upload(upload)} if upload is not None else {"text": text}
+        result = collection_import(
+            owner=request.user,
+            game=form["game"] or None,
+            mode=cast(Mode, form["mode"] or "add"),
+            **source,
+        )
     except CollectionImportError as exc:
-        return _page(
-            request,
-            request.user,
-            own=True,
-            problems=exc.problems,
-            form=form,
-            text=request.POST.get("text", ""),
-            status=400,
-        )
+        problems: dict[str, object] = {"problems": exc.problems}
     except InputError as exc:
-        return _page(
-            request,
-            request.user,
-            own=True,
-            error=exc.message,
-            form=form,
-            text=request.POST.get("text", "")[:MAX_IMPORT_BYTES],
-            status=400,
-        )
+        problems = {"error": exc.message}
+    else:
+        problems = {}
+    if problems:
+        return _page(request, request.user, own=True, form=form, text=text, status=400, **problems)
     return HttpResponseRedirect(f"{reverse('collection:home')}?imported={result.copies}")
 
 
