@@ -59,3 +59,6 @@ def test_a_collector_adds_cards_by_button_and_by_paste_and_sees_what_is_missing(
     row.get_by_role("button", name="One copy more in your collection").click()
     expect(row.locator(".owned-count")).to_have_text("\u00d72")
     shoot("search")
+    page.goto(server + "/search/?game=conquest-for-the-capital&q=s:CFC-SMP")
+    expect(page.locator(".face-grid form.owned.compact").first).to_be_visible()
+    shoot("search-faces")
