@@ -71,6 +71,14 @@ def collection_list(*, owner: Any, game: str | None = None) -> QuerySet[Collecti
     return rows.order_by("card__game__name", "card__card_set__code", "card__number_sort", "id")
 
 
+def card_for_collection(*, short_id: str) -> Card | None:
+    """The printing with this short id; None for one that is none (short ids are at most 12
+    characters, so a longer one is looked up nowhere)."""
+    if len(short_id) > Card._meta.get_field("short_id").max_length:  # type: ignore[operator]
+        return None
+    return Card.objects.filter(short_id=short_id).first()
+
+
 def own_quantities(*, owner: Any, card_ids: Iterable[int]) -> dict[int, int]:
     """Copies of each card in `owner`'s own collection, for its plus and minus buttons."""
     return dict(

@@ -8,12 +8,12 @@ from typing import cast
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from cardsite.catalogue.models import Card, Game
+from cardsite.catalogue.models import Game
 from cardsite.collection import selectors
 from cardsite.collection.services import (
     CollectionImportError,
@@ -109,7 +109,9 @@ def collection_step(request: HttpRequest, short_id: str) -> HttpResponse:
     step = STEPS.get(request.POST.get("step", ""))
     if step is None:
         return render(request, "limit.html", {"message": "step must be 1 or -1."}, status=400)
-    card = get_object_or_404(Card, short_id=short_id[:12])
+    card = selectors.card_for_collection(short_id=short_id)
+    if card is None:
+        raise Http404("No such card.")
     quantity = collection_adjust(owner=request.user, card=card, delta=step)
     back_to = request.POST.get("next", "")
     if (

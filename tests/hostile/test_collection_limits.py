@@ -150,3 +150,13 @@ def test_a_card_id_of_any_length_or_shape_is_a_404_not_an_error(api):
         response = api.put(f"/api/v1/collection/cards/{card_id}/", {"quantity": 1}, format="json")
         assert response.status_code == 404
     assert nothing_stored()
+
+
+def test_a_card_id_longer_than_any_short_id_is_a_404_even_if_it_starts_with_one(api, card):
+    longer = card.short_id + "x" * (13 - len(card.short_id))
+    response = api.put(f"/api/v1/collection/cards/{longer}/", {"quantity": 1}, format="json")
+    assert response.status_code == 404
+    client = Client()
+    client.force_login(User.objects.get(username="mallory"))
+    assert client.post(f"/collection/cards/{longer}/", {"step": "1"}).status_code == 404
+    assert nothing_stored()

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.generics import ListAPIView
 from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import IsAuthenticated
@@ -22,7 +21,6 @@ from rest_framework.views import APIView
 from cardsite.api.errors import as_api_error
 from cardsite.api.fields import GAME_SLUGS
 from cardsite.api.parsers import BoundedJSONParser
-from cardsite.catalogue.models import Card
 from cardsite.collection import selectors
 from cardsite.collection.api.serializers import (
     CollectionCardSerializer,
@@ -90,7 +88,9 @@ class CollectionCardView(APIView):
         responses={200: HeldSerializer},
     )
     def put(self, request: Request, card_id: str) -> Response:
-        card = get_object_or_404(Card, short_id=card_id[:12])
+        card = selectors.card_for_collection(short_id=card_id)
+        if card is None:
+            raise NotFound("No such card.")
         body = QuantitySerializer(data=request.data)
         body.is_valid(raise_exception=True)
         quantity = collection_set_quantity(
