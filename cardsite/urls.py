@@ -19,6 +19,7 @@ urlpatterns = [
     path("theme/", set_theme, name="theme"),
     # Before the collection pages: "sharing" is nobody's username there.
     path("", include("cardsite.collection.urls_sharing")),
+    path("", include("cardsite.collection.urls")),
     path("", include("decks.urls")),
     path("", include("cardsite.catalogue.urls")),
     # Card art only, under DEBUG or not; the rest of media/ is never served as files (job

@@ -65,8 +65,11 @@ def zone_for_header(engine: GameEngine, header: str) -> str | None:
     return None
 
 
-def parse_text(text: str, engine: GameEngine) -> tuple[list[ListLine], list[ListProblem]]:
-    """Lines of a text decklist, and the problems found, each naming its line."""
+def parse_text(
+    text: str, engine: GameEngine, most: int = MAX_QUANTITY
+) -> tuple[list[ListLine], list[ListProblem]]:
+    """Lines of a text decklist, and the problems found, each naming its line. `most` is the
+    largest quantity a line may hold (a collection holds more copies than a deck)."""
     lines: list[ListLine] = []
     problems: list[ListProblem] = []
     zone: str | None = None
@@ -91,10 +94,10 @@ def parse_text(text: str, engine: GameEngine) -> tuple[list[ListLine], list[List
         digits = match["qty"] or "1"
         # A quantity of thousands of digits must not reach int(), which refuses it with an
         # error (and would cost time to convert).
-        quantity = int(digits) if len(digits) <= 3 else MAX_QUANTITY + 1
-        if not 1 <= quantity <= MAX_QUANTITY:
+        quantity = int(digits) if len(digits) <= len(str(most)) else most + 1
+        if not 1 <= quantity <= most:
             shown = digits if len(digits) <= 8 else f"{digits[:8]}…"
-            problems.append(ListProblem(number, f"quantity {shown} must be 1 to {MAX_QUANTITY}"))
+            problems.append(ListProblem(number, f"quantity {shown} must be 1 to {most}"))
             continue
         lines.append(
             ListLine(

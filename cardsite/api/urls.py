@@ -6,6 +6,7 @@ from cardsite.api.auth import TokenView
 from cardsite.api.errors import json_or_html_404
 from cardsite.api.odds import OddsView
 from cardsite.catalogue.api.views import CardViewSet, GameViewSet, SetViewSet
+from cardsite.collection.api.urls import urlpatterns as collection_urls
 from cardsite.collection.api_sharing import (
     PoolAcceptView,
     PoolDeclineView,
@@ -70,6 +71,7 @@ urlpatterns = [
     path("collection/pool/accept/", PoolAcceptView.as_view(), name="collection-pool-accept"),
     path("collection/pool/decline/", PoolDeclineView.as_view(), name="collection-pool-decline"),
     path("collection/pool/leave/", PoolLeaveView.as_view(), name="collection-pool-leave"),
+    *collection_urls,
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="v1:schema"), name="docs"),
     *router.urls,

@@ -46,6 +46,7 @@ REAL_PATH_VALUES = {
     "/api/v1/decks/{id}/": {"id": [OWN_DECK, OTHERS_DECK]},
     "/api/v1/decks/{id}/versions/{number}/": {"number": [1]},
     "/api/v1/cards/{id}/": {"id": [A_CARD]},
+    "/api/v1/collection/cards/{card_id}/": {"card_id": [A_CARD]},
     "/api/v1/jobs/{key}/": {"key": [JOB]},
 }
 
@@ -214,6 +215,15 @@ REFUSED_FOR_A_FACT = [
         {CREATE_POOL, INVITE, ACCEPT, LEAVE},
         "pool",
         "You are in a pool already|You are in no pool",
+    ),
+    # A collection import's lines name cards and printings of the catalogue, and its size and
+    # encoding are counted in lines and bytes (every problem starts "line N"). An empty file
+    # part never reaches the view: Django's multipart parser drops it.
+    (
+        {"POST /api/v1/collection/import/"},
+        "text|csv",
+        r"line \d+|An import (is|has) at most|The file (is not UTF-8|holds a NUL)"
+        r"|The submitted file is empty|No file was submitted",
     ),
     # No text anywhere in a request may hold a NUL (cardsite/api/parsers.py, and the query
     # string's check in cardsite/middleware.py). The schema's description says so, but

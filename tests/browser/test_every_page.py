@@ -23,6 +23,7 @@ from playwright.sync_api import expect
 
 from cardsite.catalogue.models import Card, Faction, Game
 from cardsite.collection.models import Pool
+from cardsite.collection.services import collection_set_quantity
 from cardsite.collection.services.pools import pool_create, pool_invite
 from cardsite.collection.services.sharing import collection_share
 from decks.models import Deck, Job
@@ -93,6 +94,7 @@ PAGES = [
     SitePage("job", who="member"),
     SitePage("job-running", who="member"),
     SitePage("my-decks", who="member"),
+    SitePage("collection", who="member"),
     SitePage("new-deck", who="member"),
     SitePage("password-change", who="member"),
     SitePage("printing", who="member"),
@@ -130,6 +132,9 @@ def urls(_server: str, django_db_blocker: Any) -> Iterator[dict[str, str]]:
     """Each page's path, from data committed for the live server and removed afterwards."""
     with django_db_blocker.unblock():
         owner = User.objects.create_user(USERNAME, password=PASSWORD)
+        # A collection with a few cards of one set: totals, a missing list, the import form.
+        for card in Card.objects.filter(card_set__is_official=False).order_by("id")[:3]:
+            collection_set_quantity(owner=owner, card=card, quantity=2)
         found: dict[str, str] = {
             "home": "/",
             "search-faces": "/search/?q=is%3Asample",
@@ -139,6 +144,7 @@ def urls(_server: str, django_db_blocker: Any) -> Iterator[dict[str, str]]:
             "syntax": "/syntax/",
             "public-decks": "/decks/",
             "my-decks": "/decks/mine/",
+            "collection": "/collection/",
             "new-deck": "/decks/new/",
             "password-change": "/accounts/password_change/",
             "login": "/accounts/login/",

@@ -1,0 +1,165 @@
+"""The signed-in user's own collection through the API: list, set one card, import, export.
+
+Only ever the requester's own rows: there is no URL naming another user's collection here,
+so none can be read through it.
+"""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.generics import ListAPIView
+from rest_framework.parsers import MultiPartParser
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from cardsite.api.errors import as_api_error
+from cardsite.api.fields import GAME_SLUGS
+from cardsite.api.parsers import BoundedJSONParser
+from cardsite.collection import selectors
+from cardsite.collection.api.serializers import (
+    CollectionCardSerializer,
+    HeldSerializer,
+    ImportResultSerializer,
+    ImportTextSerializer,
+    ImportUploadSerializer,
+    QuantitySerializer,
+)
+from cardsite.collection.models import CollectionCard
+from cardsite.collection.services import (
+    CollectionImportError,
+    collection_export,
+    collection_import,
+    collection_set_quantity,
+)
+from cardsite.collection.services.reading import decode_upload
+from engines.errors import InputError
+
+GAME_PARAMETER = OpenApiParameter(
+    "game", str, enum=GAME_SLUGS, description="Only this game's cards."
+)
+
+
+def _game(request: Request) -> str | None:
+    if "game" not in request.query_params:
+        return None
+    game = request.query_params["game"]
+    if game not in GAME_SLUGS:
+        raise ValidationError({"game": [f"Games are {', '.join(GAME_SLUGS)}."]})
+    return game
+
+
+class CollectionListView(ListAPIView[CollectionCard]):
+    """GET /api/v1/collection/: your collection, a row per printing you hold."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = CollectionCardSerializer
+    throttle_scope = "read"
+
+    @extend_schema(summary="Your collection, a page of printings", parameters=[GAME_PARAMETER])
+    def get(self, request: Request, *args: object, **kwargs: object) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    def get_queryset(self) -> QuerySet[CollectionCard]:
+        if getattr(self, "swagger_fake_view", False):  # the schema generator has no user
+            return CollectionCard.objects.none()
+        return selectors.collection_list(owner=self.request.user, game=_game(self.request))
+
+
+class CollectionCardView(APIView):
+    """PUT /api/v1/collection/cards/{card_id}/: how many copies of one printing you hold."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_scope = "write"
+
+    @extend_schema(
+        summary="Set how many copies of a printing you hold (0 removes it)",
+        parameters=[
+            OpenApiParameter(
+                "card_id", str, OpenApiParameter.PATH, description="A card's short id."
+            )
+        ],
+        request=QuantitySerializer,
+        responses={200: HeldSerializer},
+    )
+    def put(self, request: Request, card_id: str) -> Response:
+        card = selectors.card_for_collection(short_id=card_id)
+        if card is None:
+            raise NotFound("No such card.")
+        body = QuantitySerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        quantity = collection_set_quantity(
+            owner=request.user, card=card, quantity=body.validated_data["quantity"]
+        )
+        return Response({"id": card.short_id, "quantity": quantity})
+
+
+class CollectionImportView(APIView):
+    """POST /api/v1/collection/import/: all or nothing; every problem names its line."""
+
+    permission_classes = [IsAuthenticated]
+    parser_classes = [BoundedJSONParser, MultiPartParser]
+    throttle_scope = "write"
+
+    @extend_schema(
+        summary="Import a pasted list or a CSV file into your collection, all or nothing",
+        description="A 400 lists every problem by line (`errors.text` or `errors.csv`), and "
+        "nothing is stored.",
+        request={
+            "application/json": ImportTextSerializer,
+            "multipart/form-data": ImportUploadSerializer,
+        },
+        responses={200: ImportResultSerializer},
+    )
+    def post(self, request: Request) -> Response:
+        try:
+            if request.content_type.startswith("multipart/"):
+                upload = ImportUploadSerializer(data=request.data)
+                upload.is_valid(raise_exception=True)
+                data = upload.validated_data
+                file = data["csv"]
+                text = decode_upload(file)
+                result = collection_import(
+                    owner=request.user, game=data.get("game"), csv=text, mode=data["mode"]
+                )
+            else:
+                body = ImportTextSerializer(data=request.data)
+                body.is_valid(raise_exception=True)
+                data = body.validated_data
+                result = collection_import(
+                    owner=request.user, game=data["game"], text=data["text"], mode=data["mode"]
+                )
+        except CollectionImportError as exc:
+            raise ValidationError({exc.field: [str(p) for p in exc.problems]}) from None
+        except InputError as exc:
+            raise as_api_error(exc) from None
+        return Response({"printings": result.printings, "copies": result.copies})
+
+
+class CollectionExportView(APIView):
+    """GET /api/v1/collection/export/?as=text|csv: your collection in the formats import reads."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_scope = "read"
+
+    @extend_schema(
+        summary="Export your collection as decklist text or CSV",
+        parameters=[OpenApiParameter("as", str, enum=["text", "csv"]), GAME_PARAMETER],
+        responses={(200, "text/plain"): OpenApiTypes.STR, (200, "text/csv"): OpenApiTypes.STR},
+    )
+    def get(self, request: Request) -> HttpResponse:
+        kind = request.query_params.get("as", "text")
+        if kind not in ("text", "csv"):
+            raise ValidationError({"as": [f"Export as text or csv, not {kind[:20]!r}."]})
+        game = _game(request)
+        body = collection_export(owner=request.user, as_=kind, game=game)
+        media = "text/csv" if kind == "csv" else "text/plain"
+        name = f"collection{'-' + game if game else ''}.{'csv' if kind == 'csv' else 'txt'}"
+        response = HttpResponse(body, content_type=f"{media}; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        return response
