@@ -23,6 +23,7 @@ from cardsite.collection.services import (
 )
 from cardsite.collection.services.importing import Mode
 from cardsite.collection.services.reading import MAX_IMPORT_BYTES, decode_upload
+from decks.owning import built_conflicts
 from engines.errors import InputError
 
 STEPS = {"1": 1, "-1": -1}
@@ -32,6 +33,9 @@ EXPORTS = {"txt": ("text", "text/plain"), "csv": ("csv", "text/csv")}
 
 def _page(request: HttpRequest, owner: object, **extra: object) -> HttpResponse:
     status = int(str(extra.pop("status", 200)))
+    if extra.get("own"):
+        # The cards the viewer's built decks (their pool's) compete for.
+        extra["conflicts"] = built_conflicts(user=owner)
     games = selectors.collection_totals(owner=owner)
     context = {
         "owner": owner,

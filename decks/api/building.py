@@ -113,7 +113,9 @@ class DeckBuildView(APIView):
             raise ValidationError({exc.field: [exc.message]}) from exc
         return self._answer(deck)
 
-    @extend_schema(summary="Unbuild a deck you own, freeing its copies", request=None)
+    @extend_schema(
+        summary="Unbuild a deck you own, freeing its copies", request=None, responses={204: None}
+    )
     def delete(self, request: Request, id: str) -> Response:
         deck_unbuild(deck=self._owned(request, id), user=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
