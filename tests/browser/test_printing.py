@@ -66,8 +66,8 @@ def test_the_printing_page_saves_the_offsets_and_links_the_calibration_sheet(
     server, page, shoot, printer_deck
 ):
     sign_in(page, server, "browser-printer", PASSWORD)
-    page.get_by_role("link", name="Printer").first.click()
-    expect(page.get_by_role("heading", level=1)).to_have_text("Your printer")
+    page.get_by_role("link", name="Settings").first.click()
+    expect(page.get_by_role("heading", level=2).first).to_have_text("Your printer")
     expect(page.get_by_role("link", name="A4")).to_have_attribute(
         "href", "/proxies/calibration.pdf"
     )
