@@ -21,6 +21,7 @@ from django.utils.html import format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from cardsite.catalogue.models import Card
+from cardsite.collection.selectors import own_quantities
 from decks.exports import deck_code
 from decks.models import Deck
 from decks.owning import owned_by_short_id
@@ -323,13 +324,14 @@ def results_context(
     planned: Mapping[str, int],
 ) -> dict[str, Any]:
     """Search results as rows or faces, each with its key stats, the copies already in the
-    deck and those planned beside it, the copies the owner's collection holds (one read for
-    all of them), and the links that switch between the two views."""
+    deck and those planned beside it, the copies the owner's own collection holds (one read
+    for all of them, behind its + and - buttons), and the links that switch between the two
+    views."""
     engine = deck.game.engine
     sideways = set(engine.face.landscape_types)
     results = None
     if cards is not None:
-        owned = owned_by_short_id(deck.owner, {c.short_id: c.pk for c in cards})
+        held = own_quantities(owner=deck.owner, card_ids=[c.pk for c in cards])
         results = [
             Result(
                 card,
@@ -337,12 +339,14 @@ def results_context(
                 card.card_type is not None and card.card_type.name in sideways,
                 in_deck.get(card.short_id, 0),
                 planned.get(card.short_id, 0),
-                owned[card.short_id],
+                held.get(card.pk, 0),
             )
             for card in cards
         ]
     return {
         "results": results,
+        # Where the collection's + and - return to without JavaScript: this search.
+        "builder_next": choices.url(deck),
         "views": [
             (value, label, choices.url(deck, view=value), value == choices.view)
             for value, label in (("list", "List"), ("images", "Images"))

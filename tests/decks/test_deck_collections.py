@@ -307,8 +307,28 @@ def test_the_builders_results_read_the_collection_once_however_many_they_are(cli
     search("a")
     one, few = search(f'!"{b.name}"')
     many, more = search("e")
-    assert "own 7</span>" in one and many.count('class="owned"') > 10
+    # Each result carries the owner's + and - for their collection, with its count.
+    assert 'title="Copies in your collection">×7</span>' in one
+    assert many.count('class="owned compact"') > 10
     assert few == more
+
+
+def test_a_results_plus_adds_a_copy_to_the_owners_collection_and_returns_to_the_search(
+    client, alice
+):
+    a, b = cards(2)
+    deck = make(alice, "Collecting", [(a, 1)])
+    own(alice, b, 2)
+    client.force_login(alice)
+    html = client.get(f"/decks/{deck.share_key}/edit/", {"q": f'!"{b.name}"'}).content.decode()
+    back = re.search(rf'action="(/collection/[^"]*{b.short_id}[^"]*)"', html)
+    next_ = re.search(r'name="next" value="([^"]*)"', html[html.index('class="owned compact"') :])
+    assert back and next_, "the result's own + and - form"
+    response = client.post(back[1], {"step": "1", "next": next_[1].replace("&amp;", "&")})
+    assert response.status_code == 302
+    assert response["Location"].startswith(f"/decks/{deck.share_key}/edit/?q=")
+    assert CollectionCard.objects.get(owner=alice, card=b).quantity == 3
+    assert not deck.entries.filter(card=b).exists(), "the deck itself is untouched"
 
 
 # --- /decks/?buildable=1 -------------------------------------------------------------------
