@@ -308,7 +308,7 @@ def test_the_builders_results_read_the_collection_once_however_many_they_are(cli
     one, few = search(f'!"{b.name}"')
     many, more = search("e")
     # Each result carries the owner's + and - for their collection, with its count.
-    assert "title=\"Copies in your collection\">\N{MULTIPLICATION SIGN}7</span>" in one
+    assert 'title="Copies in your collection">\N{MULTIPLICATION SIGN}7</span>' in one
     assert many.count('class="owned compact"') > 10
     assert few == more
 
