@@ -17,8 +17,6 @@ urlpatterns = [
     path("accounts/password_reset/", password_reset, name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("theme/", set_theme, name="theme"),
-    # Before the collection pages: "sharing" is nobody's username there.
-    path("", include("cardsite.collection.urls_sharing")),
     path("", include("cardsite.collection.urls")),
     path("", include("decks.urls")),
     path("", include("cardsite.catalogue.urls")),

@@ -7,15 +7,6 @@ from cardsite.api.errors import json_or_html_404
 from cardsite.api.odds import OddsView
 from cardsite.catalogue.api.views import CardViewSet, GameViewSet, SetViewSet
 from cardsite.collection.api.urls import urlpatterns as collection_urls
-from cardsite.collection.api_sharing import (
-    PoolAcceptView,
-    PoolDeclineView,
-    PoolInviteView,
-    PoolLeaveView,
-    PoolView,
-    ShareDetailView,
-    SharesView,
-)
 from decks.api.building import CollectionConflictsView, DeckBuildView, DeckMissingView
 from decks.api.decks import DeckViewSet
 from decks.api.goldfish import GoldfishListView
@@ -59,18 +50,6 @@ urlpatterns = [
     path("jobs/<str:key>/", JobView.as_view(), name="job-detail"),
     path("jobs/<str:key>/result", JobResultView.as_view(), name="job-result"),
     path("odds/", OddsView.as_view(), name="odds"),
-    # Sharing and pooling collections (the collection's own routes are beside these).
-    path("collection/shares/", SharesView.as_view(), name="collection-shares"),
-    path(
-        "collection/shares/<str:username>/",
-        ShareDetailView.as_view(),
-        name="collection-share-detail",
-    ),
-    path("collection/pool/", PoolView.as_view(), name="collection-pool"),
-    path("collection/pool/invite/", PoolInviteView.as_view(), name="collection-pool-invite"),
-    path("collection/pool/accept/", PoolAcceptView.as_view(), name="collection-pool-accept"),
-    path("collection/pool/decline/", PoolDeclineView.as_view(), name="collection-pool-decline"),
-    path("collection/pool/leave/", PoolLeaveView.as_view(), name="collection-pool-leave"),
     *collection_urls,
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="v1:schema"), name="docs"),

@@ -120,4 +120,4 @@ def collection_sharing(request: HttpRequest) -> HttpResponse:
         context = _context(request) | {"error": as_form_error(exc), "posted": posted}
         return render(request, "collection/sharing.html", context, status=400)
     messages.success(request, done)
-    return HttpResponseRedirect(reverse("collection-sharing:sharing"))
+    return HttpResponseRedirect(reverse("collection:sharing"))

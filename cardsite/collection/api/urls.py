@@ -1,5 +1,14 @@
 from django.urls import path
 
+from cardsite.collection.api.sharing import (
+    PoolAcceptView,
+    PoolDeclineView,
+    PoolInviteView,
+    PoolLeaveView,
+    PoolView,
+    ShareDetailView,
+    SharesView,
+)
 from cardsite.collection.api.views import (
     CollectionCardView,
     CollectionExportView,
@@ -12,4 +21,16 @@ urlpatterns = [
     path("collection/cards/<str:card_id>/", CollectionCardView.as_view(), name="collection-card"),
     path("collection/import/", CollectionImportView.as_view(), name="collection-import"),
     path("collection/export/", CollectionExportView.as_view(), name="collection-export"),
+    # Who may read a collection, and the pool that counts several as one.
+    path("collection/shares/", SharesView.as_view(), name="collection-shares"),
+    path(
+        "collection/shares/<str:username>/",
+        ShareDetailView.as_view(),
+        name="collection-share-detail",
+    ),
+    path("collection/pool/", PoolView.as_view(), name="collection-pool"),
+    path("collection/pool/invite/", PoolInviteView.as_view(), name="collection-pool-invite"),
+    path("collection/pool/accept/", PoolAcceptView.as_view(), name="collection-pool-accept"),
+    path("collection/pool/decline/", PoolDeclineView.as_view(), name="collection-pool-decline"),
+    path("collection/pool/leave/", PoolLeaveView.as_view(), name="collection-pool-leave"),
 ]
