@@ -15,7 +15,7 @@ from decks.backups import check_backup, read_backup, restore_backup
 from decks.models import Deck, DeckVersion, MaybeEntry
 from decks.services.history import state_at
 from tests.decks import test_backups
-from tests.decks.test_backups import (
+from tests.decks.backup_support import (
     backup_by_command,
     delete_people,
     everything,
