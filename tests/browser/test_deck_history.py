@@ -82,7 +82,9 @@ def test_an_edit_shows_in_the_history_and_a_revert_brings_the_list_back(server, 
     shoot("reverted")
 
     page.goto(f"{server}/decks/{deck.share_key}/")
-    expect(page.locator(".deck-list:not(.missing-list) li", has_text=card).locator(".qty")).to_have_text("1")
+    expect(
+        page.locator(".deck-list:not(.missing-list) li", has_text=card).locator(".qty")
+    ).to_have_text("1")
     expect(page.get_by_role("link", name="version 3")).to_be_visible()
 
 
