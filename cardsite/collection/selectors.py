@@ -9,7 +9,7 @@ from typing import Any
 from django.db.models import Count, QuerySet, Sum
 
 from cardsite.catalogue.models import Card, CardSet, Game
-from cardsite.collection.models import CollectionCard, PoolMember
+from cardsite.collection.models import CollectionCard, CollectionShare, PoolMember
 
 
 def collection_owner_ids(*, user: Any) -> list[int]:
@@ -50,8 +50,6 @@ def can_read_collection(*, owner: Any, viewer: Any) -> bool:
         return False
     if owner.pk == viewer.pk:
         return True
-    from cardsite.collection.models import CollectionShare
-
     if CollectionShare.objects.filter(owner=owner, reader=viewer).exists():
         return True
     return owner.pk in collection_owner_ids(user=viewer)
