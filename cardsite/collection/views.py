@@ -65,12 +65,14 @@ def collection_home(request: HttpRequest) -> HttpResponse:
             owner=request.user,
             game=form["game"] or None,
             mode=cast(Mode, form["mode"] or "add"),
+            confirm_empty=bool(request.POST.get("confirm_empty")),
             **source,
         )
     except CollectionImportError as exc:
         problems: dict[str, object] = {"problems": exc.problems}
     except InputError as exc:
-        problems = {"error": exc.message}
+        # An empty replace is asked again, with the box that confirms it.
+        problems = {"error": exc.message, "confirm_empty": exc.field == "confirm_empty"}
     else:
         problems = {}
     if problems:

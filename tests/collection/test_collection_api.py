@@ -1,4 +1,5 @@
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
 from cardsite.catalogue.models import Card
@@ -118,6 +119,37 @@ def test_a_text_export_reads_back_as_a_pasted_import(alice, bob, cards):
     body = {"game": GAME, "text": text, "mode": "replace"}
     assert client_for(bob).post(BASE + "import/", body, format="json").status_code == 200
     assert held(bob) == {cards[0].short_id: 12}
+
+
+def test_an_empty_replace_is_a_400_naming_confirm_empty_until_confirmed(alice, cards):
+    collection_set_quantity(owner=alice, card=cards[0], quantity=5)
+    api = client_for(alice)
+    body = {"game": GAME, "text": "\n# nothing here\n", "mode": "replace"}
+    refused = api.post(BASE + "import/", body, format="json")
+    assert refused.status_code == 400
+    assert "names no card" in refused.json()["errors"]["confirm_empty"][0]
+    assert held(alice) == {cards[0].short_id: 5}
+    not_json_true = api.post(BASE + "import/", {**body, "confirm_empty": "yes"}, format="json")
+    assert not_json_true.status_code == 400 and held(alice) == {cards[0].short_id: 5}
+    emptied = api.post(BASE + "import/", {**body, "confirm_empty": True}, format="json")
+    assert emptied.status_code == 200
+    assert emptied.json() == {"printings": 0, "copies": 0}
+    assert held(alice) == {}
+
+
+def test_an_uploaded_csv_of_a_header_alone_replaces_only_when_confirmed(alice, cards):
+    collection_set_quantity(owner=alice, card=cards[0], quantity=5)
+    api = client_for(alice)
+
+    def upload(**extra: str) -> int:
+        csv = SimpleUploadedFile("c.csv", b"set,number,quantity\n", content_type="text/csv")
+        body = {"csv": csv, "game": GAME, "mode": "replace", **extra}
+        return api.post(BASE + "import/", body, format="multipart").status_code
+
+    assert upload() == 400
+    assert held(alice) == {cards[0].short_id: 5}
+    assert upload(confirm_empty="true") == 200
+    assert held(alice) == {}
 
 
 def test_an_export_as_anything_else_is_a_400_naming_as(alice):

@@ -56,6 +56,21 @@ def test_an_import_with_problems_lists_them_by_line_and_stores_nothing(alice, ca
     assert held(alice) == {}
 
 
+def test_an_empty_replace_on_the_page_asks_for_the_box_that_confirms_it(alice, cards):
+    collection_set_quantity(owner=alice, card=cards[0], quantity=5)
+    client = signed_in(alice)
+    form = {"game": GAME, "mode": "replace", "text": "# sold it all\n"}
+    asked = client.post("/collection/", form)
+    assert asked.status_code == 400
+    page = asked.content.decode()
+    assert "names no card" in page and 'name="confirm_empty"' in page
+    assert held(alice) == {cards[0].id: 5}
+    emptied = client.post("/collection/", {**form, "confirm_empty": "1"})
+    assert emptied.status_code == 302
+    assert held(alice) == {}
+    assert 'name="confirm_empty"' not in client.get("/collection/").content.decode()
+
+
 def test_a_csv_upload_on_the_page_imports_it(alice, cards):
     upload = SimpleUploadedFile(
         "c.csv", f"name,quantity\n{cards[1].name},4\n".encode(), content_type="text/csv"

@@ -84,6 +84,39 @@ def test_replace_makes_the_games_collection_exactly_the_list(alice, cards):
     assert held(alice) == {cards[1].id: 1, other.id: 2}
 
 
+@pytest.mark.parametrize("text", ["", "  \n\t\n", "# my binder\n\nBattle:\n# none yet\n"])
+def test_a_replace_by_a_list_naming_no_card_empties_the_game_only_when_confirmed(
+    alice, cards, text
+):
+    collection_set_quantity(owner=alice, card=cards[0], quantity=5)
+    with pytest.raises(InputError) as refused:
+        collection_import(owner=alice, game=GAME, text=text, mode="replace")
+    assert refused.value.field == "confirm_empty"
+    assert "names no card" in refused.value.message
+    assert held(alice) == {cards[0].id: 5}
+    emptied = collection_import(
+        owner=alice, game=GAME, text=text, mode="replace", confirm_empty=True
+    )
+    assert (emptied.printings, emptied.copies) == (0, 0)
+    assert held(alice) == {}
+
+
+def test_a_csv_of_a_header_alone_replaces_nothing_unless_confirmed(alice, cards):
+    collection_set_quantity(owner=alice, card=cards[0], quantity=5)
+    with pytest.raises(InputError) as refused:
+        collection_import(owner=alice, game=GAME, csv="set,number,quantity\n", mode="replace")
+    assert refused.value.field == "confirm_empty"
+    assert held(alice) == {cards[0].id: 5}
+
+
+def test_an_empty_list_may_still_be_added_and_a_replace_with_problems_lists_them(alice, cards):
+    collection_set_quantity(owner=alice, card=cards[0], quantity=5)
+    assert collection_import(owner=alice, game=GAME, text="").printings == 0
+    with pytest.raises(CollectionImportError):
+        collection_import(owner=alice, game=GAME, text="2 Nothing Like This", mode="replace")
+    assert held(alice) == {cards[0].id: 5}
+
+
 def test_a_csv_may_name_printings_by_set_and_number(alice, cards):
     a, b = cards[0], cards[1]
     csv = (

@@ -6,7 +6,12 @@ from typing import Any
 
 from rest_framework import serializers
 
-from cardsite.api.fields import GAME_SLUGS, StrictCharField, StrictIntegerField
+from cardsite.api.fields import (
+    GAME_SLUGS,
+    StrictBooleanField,
+    StrictCharField,
+    StrictIntegerField,
+)
 from cardsite.collection.models import MAX_QUANTITY, CollectionCard
 from cardsite.collection.services import MAX_IMPORT_BYTES
 
@@ -14,6 +19,11 @@ MODES = ("add", "replace")
 MODE_HELP = (
     "add (the default): add the listed copies to what is held. replace: each game listed "
     "(or `game`) holds exactly the list afterwards."
+)
+CONFIRM_EMPTY_HELP = (
+    "Needed (true) to replace with a list that names no card (blank, or only comments and "
+    "headers), which empties the game's collection; without it that is a 400 naming "
+    "`confirm_empty`, and nothing is removed."
 )
 
 
@@ -49,6 +59,7 @@ class ImportTextSerializer(serializers.Serializer[Any]):
         f"{MAX_QUANTITY} copies; at most 10,000 lines and 1 MB.",
     )
     mode = serializers.ChoiceField(choices=MODES, default="add", help_text=MODE_HELP)
+    confirm_empty = StrictBooleanField(default=False, help_text=CONFIRM_EMPTY_HELP)
 
 
 class ImportUploadSerializer(serializers.Serializer[Any]):
@@ -62,6 +73,8 @@ class ImportUploadSerializer(serializers.Serializer[Any]):
         help_text="The game, unless the file has a game column.",
     )
     mode = serializers.ChoiceField(choices=MODES, default="add", help_text=MODE_HELP)
+    # A form's true, 1 or on: multipart has no JSON booleans.
+    confirm_empty = serializers.BooleanField(default=False, help_text=CONFIRM_EMPTY_HELP)
 
 
 class ImportResultSerializer(serializers.Serializer[Any]):

@@ -109,7 +109,8 @@ class CollectionImportView(APIView):
     @extend_schema(
         summary="Import a pasted list or a CSV file into your collection, all or nothing",
         description="A 400 lists every problem by line (`errors.text` or `errors.csv`), and "
-        "nothing is stored.",
+        "nothing is stored. A `replace` by a list naming no card is a 400 naming "
+        "`confirm_empty` unless that is true.",
         request={
             "application/json": ImportTextSerializer,
             "multipart/form-data": ImportUploadSerializer,
@@ -125,14 +126,22 @@ class CollectionImportView(APIView):
                 file = data["csv"]
                 text = decode_upload(file)
                 result = collection_import(
-                    owner=request.user, game=data.get("game"), csv=text, mode=data["mode"]
+                    owner=request.user,
+                    game=data.get("game"),
+                    csv=text,
+                    mode=data["mode"],
+                    confirm_empty=data["confirm_empty"],
                 )
             else:
                 body = ImportTextSerializer(data=request.data)
                 body.is_valid(raise_exception=True)
                 data = body.validated_data
                 result = collection_import(
-                    owner=request.user, game=data["game"], text=data["text"], mode=data["mode"]
+                    owner=request.user,
+                    game=data["game"],
+                    text=data["text"],
+                    mode=data["mode"],
+                    confirm_empty=data["confirm_empty"],
                 )
         except CollectionImportError as exc:
             raise ValidationError({exc.field: [str(p) for p in exc.problems]}) from None

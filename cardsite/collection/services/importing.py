@@ -19,6 +19,7 @@ from cardsite.catalogue.documents import Problem
 from cardsite.catalogue.models import Card
 from cardsite.catalogue.search.text import fold
 from cardsite.collection.models import MAX_QUANTITY, CollectionCard
+from cardsite.collection.services.owner_lock import lock_owner
 from cardsite.collection.services.reading import ImportLine, read_csv, read_text
 from decks.services.snapshot import GameSnapshot, SnapCard, game_snapshot
 from engines import ENGINES
@@ -49,11 +50,13 @@ def collection_import(
     text: str | None = None,
     csv: str | None = None,
     mode: Mode = "add",
+    confirm_empty: bool = False,
 ) -> ImportResult:
     """Add the listed copies to `owner`'s collection (`mode="add"`), or make the collection
-    of each game listed exactly the list (`"replace"`). InputError for input past the limits
-    or without a game; CollectionImportError listing every problem by line. Either way
-    nothing is stored."""
+    of each game listed exactly the list (`"replace"`). A replace by a list naming no card
+    empties the game, so it needs `confirm_empty`. InputError for input past the limits,
+    without a game, or an unconfirmed empty replace; CollectionImportError listing every
+    problem by line. Either way nothing is stored."""
     if mode not in ("add", "replace"):
         raise InputError("mode", "The mode is add or replace.")
     if (text is None) == (csv is None):
@@ -69,13 +72,23 @@ def collection_import(
         lines, problems = read_csv(csv or "")
     wanted, found = _resolve(lines, game)
     problems += found
-    problems += _over_limit(owner, wanted, mode)
-    if problems:
-        raise CollectionImportError(field, sorted(problems, key=lambda p: p.line or 0))
     games = {found.game_id for found, _ in wanted.values()} if mode == "replace" else set()
     if mode == "replace" and game is not None:
         games.add(game_snapshot(game).game_id)
-    _store(owner, {pk: q for pk, (_, q) in wanted.items()}, mode, games)
+    with transaction.atomic():
+        # What is held is read under the owner's lock, so an import at the same moment as a
+        # `+` (or another import) counts the copies it added, and the 999 check holds.
+        lock_owner(owner=owner)
+        problems += _over_limit(owner, wanted, mode)
+        if problems:
+            raise CollectionImportError(field, sorted(problems, key=lambda p: p.line or 0))
+        if mode == "replace" and not wanted and not confirm_empty:
+            raise InputError(
+                "confirm_empty",
+                "The list names no card, so replacing with it would remove every card of "
+                "the game from your collection. Confirm emptying it (confirm_empty) to do so.",
+            )
+        _store(owner, {pk: q for pk, (_, q) in wanted.items()}, mode, games)
     return ImportResult(len(wanted), sum(q for _, q in wanted.values()))
 
 
@@ -179,22 +192,20 @@ def _over_limit(owner: Any, wanted: dict[int, tuple[_Found, int]], mode: Mode) -
 
 
 def _store(owner: Any, wanted: dict[int, int], mode: Mode, games: set[int]) -> None:
-    with transaction.atomic():
-        rows = CollectionCard.objects.select_for_update().filter(owner=owner)
-        if mode == "replace":
-            rows.filter(card__game_id__in=games).exclude(card_id__in=list(wanted)).delete()
-            held: dict[int, int] = {}
-        else:
-            held = dict(rows.filter(card_id__in=list(wanted)).values_list("card_id", "quantity"))
-        CollectionCard.objects.bulk_create(
-            [
-                CollectionCard(
-                    owner=owner, card_id=pk, quantity=min(MAX_QUANTITY, q + held.get(pk, 0))
-                )
-                for pk, q in wanted.items()
-            ],
-            batch_size=500,
-            update_conflicts=True,
-            unique_fields=["owner", "card"],
-            update_fields=["quantity", "updated_at"],
-        )
+    """Under the owner's lock (collection_import): nobody else writes these rows meanwhile."""
+    rows = CollectionCard.objects.filter(owner=owner)
+    if mode == "replace":
+        rows.filter(card__game_id__in=games).exclude(card_id__in=list(wanted)).delete()
+        held: dict[int, int] = {}
+    else:
+        held = dict(rows.filter(card_id__in=list(wanted)).values_list("card_id", "quantity"))
+    CollectionCard.objects.bulk_create(
+        [
+            CollectionCard(owner=owner, card_id=pk, quantity=min(MAX_QUANTITY, q + held.get(pk, 0)))
+            for pk, q in wanted.items()
+        ],
+        batch_size=500,
+        update_conflicts=True,
+        unique_fields=["owner", "card"],
+        update_fields=["quantity", "updated_at"],
+    )

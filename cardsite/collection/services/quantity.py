@@ -8,6 +8,7 @@ from django.db import transaction
 
 from cardsite.catalogue.models import Card
 from cardsite.collection.models import MAX_QUANTITY, CollectionCard
+from cardsite.collection.services.owner_lock import lock_owner
 from engines.errors import InputError
 
 
@@ -22,7 +23,9 @@ def collection_set_quantity(*, owner: Any, card: Card, quantity: int) -> int:
             f"A collection holds 0 to {MAX_QUANTITY} copies of a printing; {quantity:,} is "
             "out of range.",
         )
-    _store(owner=owner, card=card, quantity=quantity)
+    with transaction.atomic():
+        lock_owner(owner=owner)
+        _store(owner=owner, card=card, quantity=quantity)
     return quantity
 
 
@@ -30,14 +33,15 @@ def collection_adjust(*, owner: Any, card: Card, delta: int) -> int:
     """Add `delta` copies (negative takes them away), kept within 0 to MAX_QUANTITY: minus at 0
     and `+` at the limit change nothing and are not errors. Returns the new quantity."""
     with transaction.atomic():
-        row = (
-            CollectionCard.objects.select_for_update()
-            .filter(owner=owner, card=card)
+        # Not a lock on the card's row: there is none to lock before the first copy.
+        lock_owner(owner=owner)
+        held = (
+            CollectionCard.objects.filter(owner=owner, card=card)
             .values_list("quantity", flat=True)
             .first()
-        )
-        wanted = max(0, min(MAX_QUANTITY, (row or 0) + delta))
-        if wanted != (row or 0):
+        ) or 0
+        wanted = max(0, min(MAX_QUANTITY, held + delta))
+        if wanted != held:
             _store(owner=owner, card=card, quantity=wanted)
     return wanted
 
