@@ -64,14 +64,16 @@ def pool_invite(*, pool: Pool, by: Any, username: str) -> PoolMember:
     """Invite the user called `username` into `pool`, on behalf of `by`, who must be one of
     its members. Inviting someone again changes nothing. InputError naming `username` for no
     such user, oneself, a full pool or a full inbox; naming `pool` if `by` is not a member."""
-    if not PoolMember.objects.filter(pool=pool, user=by, accepted_at__isnull=False).exists():
-        raise InputError("pool", "Only the pool's members may invite people to it.")
     invitee = user_named(username)
     if invitee.pk == by.pk:
         raise InputError("username", "You are in this pool already.")
     with transaction.atomic():
-        # Counted under the pool's row lock: two invitations at once cannot both take the 12th.
-        Pool.objects.select_for_update().filter(pk=pool.pk).first()
+        # Under the pool's row lock, which leaving takes too: the pool and `by`'s membership
+        # are as read until this commits, and two invitations cannot both take the 12th.
+        if not _lock_pool(pool.pk):
+            raise InputError("pool", "That pool no longer exists: its last member left it.")
+        if not PoolMember.objects.filter(pool=pool, user=by, accepted_at__isnull=False).exists():
+            raise InputError("pool", "Only the pool's members may invite people to it.")
         existing = PoolMember.objects.filter(pool=pool, user=invitee).first()
         if existing is not None:
             return existing
@@ -87,6 +89,11 @@ def pool_invite(*, pool: Pool, by: Any, username: str) -> PoolMember:
                 f"That user has {MAX_INVITATIONS} invitations waiting already, the most allowed.",
             )
         return PoolMember.objects.create(pool=pool, user=invitee, invited_by=by)
+
+
+def _lock_pool(pool_id: int) -> bool:
+    """Lock the pool's row until the transaction ends; whether the pool still exists."""
+    return Pool.objects.select_for_update().filter(pk=pool_id).exists()
 
 
 def _invitation(*, user: Any, pool: Pool) -> PoolMember:
@@ -107,6 +114,8 @@ def pool_accept(*, user: Any, pool: Pool) -> PoolMember:
         raise _already_pooled()
     try:
         with transaction.atomic():
+            # A pool its last member is leaving is gone after the lock: nothing to update.
+            _lock_pool(pool.pk)
             updated = PoolMember.objects.filter(pk=member.pk, accepted_at__isnull=True).update(
                 accepted_at=timezone.now()
             )
@@ -128,14 +137,20 @@ def pool_leave(*, user: Any) -> bool:
     """Leave the pool `user` is in; its copies stop counting for the others at once. The last
     member leaving deletes the pool and its open invitations. Whether `user` was in one."""
     with transaction.atomic():
-        member = (
-            PoolMember.objects.select_for_update()
-            .filter(user=user, accepted_at__isnull=False)
+        pool_id = (
+            PoolMember.objects.filter(user=user, accepted_at__isnull=False)
+            .values_list("pool_id", flat=True)
             .first()
         )
-        if member is None:
+        # The pool's row first, as inviting and accepting lock it: none of them can add or
+        # accept a member between the count below and the pool's deletion.
+        if pool_id is None or not _lock_pool(pool_id):
             return False
-        pool_id = member.pool_id
+        member = PoolMember.objects.filter(
+            pool_id=pool_id, user=user, accepted_at__isnull=False
+        ).first()
+        if member is None:  # left by a request at the same moment
+            return False
         member.delete()
         if not PoolMember.objects.filter(pool_id=pool_id, accepted_at__isnull=False).exists():
             Pool.objects.filter(pk=pool_id).delete()
