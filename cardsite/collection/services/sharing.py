@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from cardsite.collection.models import CollectionShare
+from cardsite.collection.services.owner_lock import lock_owner
 from cardsite.collection.services.people import user_named
 from engines.errors import InputError
 
@@ -23,11 +23,13 @@ def collection_share(*, owner: Any, reader_username: str) -> CollectionShare:
     if reader.pk == owner.pk:
         raise InputError("username", "Your collection is yours to read already.")
     with transaction.atomic():
+        # Looked for and counted under the owner's lock: two requests at once cannot both
+        # pass at 49, and a share made by one just before is found by the other, not counted
+        # as a 51st.
+        lock_owner(owner=owner)
         existing = CollectionShare.objects.filter(owner=owner, reader=reader).first()
         if existing is not None:
             return existing
-        # Counted under the owner's row lock, so two requests at once cannot both pass at 49.
-        User.objects.select_for_update().filter(pk=owner.pk).first()
         if CollectionShare.objects.filter(owner=owner).count() >= MAX_SHARES:
             raise InputError(
                 "username",
