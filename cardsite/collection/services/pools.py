@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from cardsite.collection.models import Pool, PoolMember
+from cardsite.collection.services.owner_lock import lock_owner
 from cardsite.collection.services.people import user_named
 from engines.errors import InputError
 
@@ -82,6 +83,9 @@ def pool_invite(*, pool: Pool, by: Any, username: str) -> PoolMember:
                 "username",
                 f"A pool holds at most {MAX_POOL_MEMBERS} members and invitations together.",
             )
+        # Invitations from other pools are counted under the invitee's lock (pools' locks
+        # are taken before users', never after, so this cannot deadlock).
+        lock_owner(owner=invitee)
         waiting = PoolMember.objects.filter(user=invitee, accepted_at__isnull=True).count()
         if waiting >= MAX_INVITATIONS:
             raise InputError(
