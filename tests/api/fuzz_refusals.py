@@ -82,6 +82,9 @@ REFUSED_FOR_A_FACT = [
         r"line \d+|An import (is|has) at most|The file (is not UTF-8|holds a NUL)"
         r"|The submitted file is empty|No file was submitted",
     ),
+    # Whether a replace's list names a card depends on what its lines say: one naming none
+    # would empty the game, so it needs confirm_empty (as the field's description says).
+    ({"POST /api/v1/collection/import/"}, "confirm_empty", "The list names no card"),
     # No text anywhere in a request may hold a NUL (cardsite/api/parsers.py, and the query
     # string's check in cardsite/middleware.py). The schema's description says so, but
     # OpenAPI 3.0 cannot say it of property names, and the generator puts NULs in them.
