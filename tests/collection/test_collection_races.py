@@ -20,7 +20,7 @@ pytestmark = race_test
 @pytest.fixture
 def racer():
     """A committed user, and six printings they do not hold."""
-    user = committed(lambda: User.objects.create_user("racer", password="x-Long-pass-9"))
+    user = committed(lambda: User.objects.create_user("collection-racer", password="x-Long-pass-9"))
     cards = list(Card.objects.filter(card_set__code="CFC-SMP").order_by("number_sort")[:6])
     yield user, cards
     committed(lambda: User.objects.filter(pk=user.pk).delete())

@@ -1,10 +1,11 @@
 """One owner's collection writes, one at a time.
 
 A row lock on a collection row locks nothing while the row does not exist yet, so two `+` on a
-card not yet held would both read 0 and both write 1. Every write to a collection (and to who
-may read it) first locks its owner's user row instead, which always exists: on PostgreSQL the
-writes of one owner then queue, each reading what the one before it wrote (READ COMMITTED
-reads afresh after the wait); SQLite serialises writers by locking the whole file.
+card not yet held would both read 0 and both write 1. Every write to a collection, to who may
+read it, and an invitation counting the invitee's, first locks that user's row instead, which
+always exists: on PostgreSQL those writes then queue, each reading what the one before it
+wrote (READ COMMITTED reads afresh after the wait); SQLite serialises writers by locking the
+whole file.
 """
 
 from __future__ import annotations
@@ -17,5 +18,5 @@ from django.contrib.auth import get_user_model
 def lock_owner(*, owner: Any) -> None:
     """Hold `owner`'s row until the transaction ends; call inside `transaction.atomic()`.
     FOR NO KEY UPDATE: rows that merely reference the user (a new deck, a share) may still
-    be written meanwhile, so this queues only other collection writes of the same owner."""
+    be written meanwhile, so this queues only the other writes that take this lock."""
     get_user_model().objects.select_for_update(no_key=True).filter(pk=owner.pk).first()
