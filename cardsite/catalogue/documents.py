@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engines.base import StatField
+from engines.bounds import csv_rows
+from engines.errors import InputError
 
 FORMAT = "cardsite-catalogue"
 VERSION = 1
@@ -205,8 +207,12 @@ def read_csv(text: str, stat_fields: Iterable[StatField]) -> Document:
     stat_by_key = {spec.key: spec for spec in stat_fields}
     stat_keys = list(stat_by_key)
     known = set(CSV_LEADING_COLUMNS) | set(CSV_TRAILING_COLUMNS) | set(stat_keys)
-    reader = csv.DictReader(io.StringIO(text))
-    header = reader.fieldnames or []
+    try:
+        header, reader = csv_rows(text, field="csv")
+    except InputError as exc:
+        raise DocumentError([Problem(1, "", exc.message)]) from None
+    except csv.Error as exc:
+        raise DocumentError([Problem(1, "", f"cannot read the header: {exc}")]) from None
     problems = [
         Problem(
             1,
@@ -226,11 +232,22 @@ def read_csv(text: str, stat_fields: Iterable[StatField]) -> Document:
 
     doc = Document()
     line = 1
-    for row in reader:
-        start, line = line + 1, reader.line_num
-        if None in row:
+    while True:
+        start = line + 1
+        try:
+            cells = next(reader, None)
+        except csv.Error as exc:
+            raise DocumentError([*problems, Problem(start, "", f"cannot read: {exc}")]) from None
+        if cells is None:
+            break
+        line = reader.line_num
+        if not cells:
+            continue
+        if len(cells) > len(header):
             problems.append(Problem(start, "", "more cells than there are columns"))
             continue
+        # A short row's missing cells are empty, as csv.DictReader would leave them.
+        row = dict(zip(header, [*cells, *[""] * (len(header) - len(cells))], strict=True))
         record: dict[str, Any] = {"stats": {}}
         for column, cell in row.items():
             cell = cell or ""
