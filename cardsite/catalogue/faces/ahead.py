@@ -62,13 +62,17 @@ def _unbounded(wanted: int) -> int:
 
 
 def per_request(allow: Allowance, most: int = MAX_AHEAD_PER_REQUEST) -> Allowance:
-    """`allow`, granting at most `most` faces in all over one request's calls."""
+    """`allow`, granting at most `most` faces in all over one request's calls; refusing (as
+    `allow` does, by raising) only while nothing has been granted."""
     left = most
 
     def take(wanted: int) -> int:
         nonlocal left
-        granted = allow(min(wanted, left)) if left > 0 and wanted > 0 else 0
-        left -= granted
+        asked = min(wanted, left)
+        granted = allow(asked) if asked > 0 else 0
+        # Granted less than asked, the budget is spent: ask no more in this request (what it
+        # did queue stands, and a later ask would only refuse it).
+        left = left - granted if granted == asked else 0
         return granted
 
     return take
