@@ -79,25 +79,33 @@ def per_request(allow: Allowance, most: int = MAX_AHEAD_PER_REQUEST) -> Allowanc
 
 
 def draw_ahead(cards: Iterable[Card], size: tuple[int, int], allow: Allowance = _unbounded) -> int:
-    """Queue the cards whose face at `size` is missing, as many as `allow` grants (it is
-    asked once, for the faces not already waiting); returns the faces now waiting on this
+    """Queue the cards whose face at `size` is missing, as many as `allow` grants, in faces
+    drawn (it is asked once, for the faces not already waiting; scaled copies first);
+    returns the faces now waiting on this
     process's drawer (0: nothing to wait for). Reads the cards' data here, so the drawing
     thread never touches the database."""
     global _POOL
     wanted = []
     for card in cards:
         data = face_data(card)
-        if _cost(data, size):
-            wanted.append((data, card, scaled_path(data, size)))
+        cost = _cost(data, size)
+        if cost:
+            wanted.append((data, card, scaled_path(data, size), cost))
     with _LOCK:
         room = max(0, MAX_PENDING - len(_PENDING))
         new = [item for item in wanted if item[2] not in _PENDING][:room]
-    # Asked outside the lock: it counts in the cache, and may refuse by raising.
-    granted = allow(len(new)) if new else 0
+    # Counted in faces drawn: scaling a drawn face weighs SCALE_COST of one, so ten scaled
+    # copies count as one face. Asked outside the lock: it counts in the cache, and may
+    # refuse by raising.
+    to_scale = [item for item in new if item[3] != 1.0]
+    to_draw = [item for item in new if item[3] == 1.0]
+    scaling = math.ceil(len(to_scale) * SCALE_COST)
+    granted = allow(scaling + len(to_draw)) if new else 0
+    chosen = to_scale[: round(granted / SCALE_COST)] + to_draw[: max(0, granted - scaling)]
     with _LOCK:
         if _POOL is None:
             _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardsite-faces")
-        for data, card, key in new[:granted]:
+        for data, card, key, _ in chosen:
             if key in _PENDING or len(_PENDING) >= MAX_PENDING:
                 continue
             # The paths as they are now: MEDIA_ROOT is read here, not in the thread.
