@@ -14,6 +14,7 @@ from cardsite.collection.models import CollectionCard
 from cardsite.collection.services import MAX_IMPORT_LINES
 from decks.services.intake import MAX_LINES
 from engines.bounds import MAX_CSV_COLUMNS, MAX_SHOWN_PROBLEMS
+from tests.hostile.test_collection_limits import readme_limits
 
 pytestmark = pytest.mark.django_db
 GAME = "conquest-for-the-capital"
@@ -103,3 +104,13 @@ def test_a_card_csv_header_of_101_columns_is_one_problem_naming_the_limit(tmp_pa
     with pytest.raises(CommandError, match="1 problem"):
         call_command("import_cards", str(path), "--game", GAME, stdout=io.StringIO(), stderr=err)
     assert f"at most {MAX_CSV_COLUMNS} columns" in err.getvalue()
+
+
+def test_the_readme_states_the_bounds_on_lines_problems_columns_and_drawing():
+    table = readme_limits()
+    assert "every line break `str.splitlines` knows" in table
+    assert "a lone CR" in table
+    assert f"the first **{MAX_SHOWN_PROBLEMS}**" in table
+    assert f"at most **{MAX_CSV_COLUMNS}** columns" in table
+    assert "**60 faces a minute**" in table
+    assert "at most **14** a request" in table
