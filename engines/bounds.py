@@ -30,15 +30,23 @@ MAX_CSV_COLUMNS = 100
 T = TypeVar("T")
 
 
+def count_breaks(
+    text: str, start: int = 0, end: int | None = None, breaks: str = CSV_BREAKS
+) -> int:
+    """The line breaks in text[start:end] among `breaks`, "\\r\\n" counted once: by default
+    as the csv module ends lines (and so as a JSON file's lines are numbered here)."""
+    ends = sum(text.count(c, start, end) for c in breaks)
+    if "\r" in breaks and "\n" in breaks:
+        ends -= text.count("\r\n", start, end)
+    return ends
+
+
 def count_lines(text: str, breaks: str = TEXT_BREAKS) -> int:
     """How many lines `text` splits into at `breaks` (for TEXT_BREAKS, exactly
     len(text.splitlines())), counted without making them."""
     if not text:
         return 0
-    ends = sum(text.count(c) for c in breaks)
-    if "\r" in breaks and "\n" in breaks:
-        ends -= text.count("\r\n")
-    return ends + (0 if text[-1] in breaks else 1)
+    return count_breaks(text, breaks=breaks) + (0 if text[-1] in breaks else 1)
 
 
 def _too_many(field: str, what: str, most: int, count: int) -> InputError:

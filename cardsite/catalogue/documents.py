@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engines.base import StatField
-from engines.bounds import csv_rows
+from engines.bounds import count_breaks, csv_rows
 from engines.errors import InputError
 
 FORMAT = "cardsite-catalogue"
@@ -98,8 +98,9 @@ class _Walker:
 
     def line_of(self, index: int) -> int:
         # The walk only moves forward, so count newlines since the last value, not from the
-        # start: counting from the start made reading 100,000 cards take minutes.
-        self._line += self.text.count("\n", self._counted_to, index)
+        # start: counting from the start made reading 100,000 cards take minutes. Lines end
+        # as in a CSV file (LF, CR LF or a lone CR); a value never starts inside a CR LF.
+        self._line += count_breaks(self.text, self._counted_to, index)
         self._counted_to = index
         return self._line
 
@@ -150,8 +151,11 @@ def _parse_json(text: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
+        # json counts only LF as a line end; a file saved with CR ends is counted as one.
+        line = count_breaks(text, 0, exc.pos) + 1
+        column = exc.pos - max(text.rfind("\n", 0, exc.pos), text.rfind("\r", 0, exc.pos))
         raise DocumentError(
-            [Problem(exc.lineno, "", f"not valid JSON: {exc.msg} (column {exc.colno})")]
+            [Problem(line, "", f"not valid JSON: {exc.msg} (column {column})")]
         ) from None
 
 
@@ -303,7 +307,7 @@ def read_document(raw: bytes, fmt: str, stat_fields: Iterable[StatField]) -> Doc
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
+        line = count_breaks(raw[: exc.start].decode("latin-1")) + 1
         raise DocumentError([Problem(line, "", "the file is not UTF-8 text")]) from None
     if fmt == "json":
         return read_json(text)

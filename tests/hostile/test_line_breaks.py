@@ -3,6 +3,7 @@ csv's lone CR, counts, so no kind of line break slips a file past its limit
 (engines/bounds.py)."""
 
 import io
+import json
 
 import pytest
 from django.contrib.auth.models import User
@@ -110,3 +111,34 @@ def test_a_card_csv_with_cr_line_ends_imports_and_names_its_lines(tmp_path):
     path.write_bytes("\r".join([header, rows[0]]).encode())
     call_command("import_cards", str(path), "--game", GAME, stdout=io.StringIO())
     assert Card.objects.get(card_set__code="CFC-SMP", number="301").name == "Cr Card"
+
+
+def test_a_card_json_file_with_cr_line_ends_names_its_lines_as_an_editor_shows_them(tmp_path):
+    cards = [{"set": "COF-SMP", "number": str(900 + i), "name": f"Unit {i}"} for i in range(3)]
+    cards[2]["stats"] = {"cq": "high"}
+    path = tmp_path / "mac.json"
+    path.write_text(json.dumps({"cards": cards}, indent=2).replace("\n", "\r"), newline="")
+    err = io.StringIO()
+    with pytest.raises(CommandError, match="Nothing was imported"):
+        call_command(
+            "import_cards",
+            str(path),
+            "--game",
+            "conquest-of-fates",
+            stdout=io.StringIO(),
+            stderr=err,
+        )
+    # {"cards": [ on line 2, then five lines per card: the third card starts on line 13.
+    assert "line 13, stats.cq: expected a whole number, got 'high'" in err.getvalue()
+    path.write_text('{"cards": [\r  {"name": "x",}\r]}', newline="")
+    with pytest.raises(CommandError):
+        call_command(
+            "import_cards",
+            str(path),
+            "--game",
+            "conquest-of-fates",
+            stdout=io.StringIO(),
+            stderr=err,
+        )
+    assert "line 2: not valid JSON" in err.getvalue()
+    assert "(column 16)" in err.getvalue()
