@@ -69,3 +69,14 @@ def test_one_tabletop_export_queues_at_most_14_faces_whatever_the_budget(owner, 
     assert client.get(url).status_code == 200
     assert client.get(url).status_code == 200
     assert_refused(client.get(url), "15 card faces drawn a minute")
+
+
+def test_the_api_tabletop_export_spends_the_same_face_budget(owner, rates):
+    rates(faces="5/min")
+    client = Client()
+    deck = capital_deck(owner)
+    assert client.get(f"/decks/{deck.share_key}/tts.json").status_code == 200
+    refused = client.get(f"/api/v1/decks/{deck.share_key}/export/", {"as": "tts"})
+    assert refused.status_code == 429
+    assert int(refused["Retry-After"]) > 0
+    assert "5 card faces drawn a minute" in refused.json()["detail"]
