@@ -26,7 +26,8 @@ COUNTED = {
     "search": ("search", "searches"),
     "goldfish": ("goldfish page", "goldfish pages"),
     "proxies": ("proxy sheet", "proxy sheets"),
-    "images": ("deck picture drawn", "deck pictures drawn"),
+    "images": ("picture drawn", "pictures drawn"),
+    "faces": ("card face drawn", "card faces drawn"),
     "signup": ("sign-up", "sign-ups"),
     "password_reset": ("password reset request", "password reset requests"),
 }
@@ -73,6 +74,19 @@ class _PageThrottle(_LiveRates, SimpleRateThrottle):
         ident = user.pk if user is not None and user.is_authenticated else self.get_ident(request)
         return self.cache_format % {"scope": self.scope, "ident": ident}
 
+    def take(self, request: Any, wanted: int) -> int:
+        """Count up to `wanted` uses at once, as many as the budget has left; how many."""
+        self.key = self.get_cache_key(request, None)
+        self.history = self.cache.get(self.key, [])
+        self.now = self.timer()
+        while self.history and self.history[-1] <= self.now - self.duration:
+            self.history.pop()
+        granted = max(0, min(wanted, self.num_requests - len(self.history)))
+        if granted:
+            self.history[:0] = [self.now] * granted
+            self.cache.set(self.key, self.history, self.duration)
+        return granted
+
 
 def _rate_in_words(throttle: _PageThrottle) -> str:
     seconds = throttle.duration
@@ -81,21 +95,38 @@ def _rate_in_words(throttle: _PageThrottle) -> str:
     return f"{throttle.num_requests} {one if throttle.num_requests == 1 else many} {period}"
 
 
+def _refusal(throttle: _PageThrottle) -> LimitReached:
+    wait = max(1, round(throttle.wait() or 1))
+    return LimitReached(
+        code="throttled",
+        message=(
+            f"Too many requests: the limit is {_rate_in_words(throttle)} per"
+            f" client. Try again in {wait} second{'s' if wait != 1 else ''}."
+        ),
+        retry_after=wait,
+    )
+
+
 def spend(request: HttpRequest, scope: str) -> None:
     """Count one request of `scope` against the client's budget; raise LimitReached, naming
     the limit, once it is spent. For work that costs only sometimes (a picture drawn once,
     then read from its file), so only the costly part is counted."""
     throttle = _PageThrottle(scope)
     if throttle.rate is not None and not throttle.allow_request(request, None):
-        wait = max(1, round(throttle.wait() or 1))
-        raise LimitReached(
-            code="throttled",
-            message=(
-                f"Too many requests: the limit is {_rate_in_words(throttle)} per"
-                f" client. Try again in {wait} second{'s' if wait != 1 else ''}."
-            ),
-            retry_after=wait,
-        )
+        raise _refusal(throttle)
+
+
+def grant(request: HttpRequest, scope: str, wanted: int) -> int:
+    """Count up to `wanted` units of work of `scope` (faces to draw) against the client's
+    budget and return how many it may start: all, what the budget has left, or, with
+    nothing left, LimitReached naming the limit. Asking for nothing costs nothing."""
+    throttle = _PageThrottle(scope)
+    if wanted <= 0 or throttle.rate is None:
+        return max(0, wanted)
+    granted = throttle.take(request, wanted)
+    if not granted:
+        raise _refusal(throttle)
+    return granted
 
 
 def throttle_page(

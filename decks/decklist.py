@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from engines.base import GameEngine, slugify
+from engines.bounds import split_lines
 
 # The main zone goes by several names in the wild.
 MAIN_ALIASES = {"main", "deck", "maindeck", "main-deck", "cards"}
@@ -28,6 +29,8 @@ _LINE = re.compile(
     r"^(?:(?P<qty>\d+)\s*[xX]?\s+)?(?P<name>.+?)(?:\s+\((?P<set>[A-Za-z0-9-]+)\)(?:\s+(?P<num>\S+))?)?$"
 )
 MAX_QUANTITY = 99
+# A decklist's lines, counted as parse_text splits them (every line break splitlines knows).
+MAX_LINES = 1_000
 # A deck code is at most this long, and inflates to at most this many bytes: a few hundred
 # entries take a few kilobytes, so anything near these is not a deck (a zlib bomb inflates
 # a small paste into hundreds of megabytes).
@@ -66,14 +69,21 @@ def zone_for_header(engine: GameEngine, header: str) -> str | None:
 
 
 def parse_text(
-    text: str, engine: GameEngine, most: int = MAX_QUANTITY
+    text: str,
+    engine: GameEngine,
+    most: int = MAX_QUANTITY,
+    *,
+    max_lines: int = MAX_LINES,
+    what: str = "A decklist",
 ) -> tuple[list[ListLine], list[ListProblem]]:
     """Lines of a text decklist, and the problems found, each naming its line. `most` is the
-    largest quantity a line may hold (a collection holds more copies than a deck)."""
+    largest quantity a line may hold (a collection holds more copies than a deck). InputError
+    naming `text` for more than `max_lines` lines, before any line is read."""
     lines: list[ListLine] = []
     problems: list[ListProblem] = []
     zone: str | None = None
-    for number, raw in enumerate(text.splitlines(), start=1):
+    split = split_lines(text, most=max_lines, field="text", what=what)
+    for number, raw in enumerate(split, start=1):
         line = raw.strip()
         if not line or line.startswith(("#", "//")):
             continue

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engines.base import StatField
+from engines.bounds import count_breaks, csv_rows
+from engines.errors import InputError
 
 FORMAT = "cardsite-catalogue"
 VERSION = 1
@@ -96,8 +98,9 @@ class _Walker:
 
     def line_of(self, index: int) -> int:
         # The walk only moves forward, so count newlines since the last value, not from the
-        # start: counting from the start made reading 100,000 cards take minutes.
-        self._line += self.text.count("\n", self._counted_to, index)
+        # start: counting from the start made reading 100,000 cards take minutes. Lines end
+        # as in a CSV file (LF, CR LF or a lone CR); a value never starts inside a CR LF.
+        self._line += count_breaks(self.text, self._counted_to, index)
         self._counted_to = index
         return self._line
 
@@ -148,8 +151,11 @@ def _parse_json(text: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
+        # json counts only LF as a line end; a file saved with CR ends is counted as one.
+        line = count_breaks(text, 0, exc.pos) + 1
+        column = exc.pos - max(text.rfind("\n", 0, exc.pos), text.rfind("\r", 0, exc.pos))
         raise DocumentError(
-            [Problem(exc.lineno, "", f"not valid JSON: {exc.msg} (column {exc.colno})")]
+            [Problem(line, "", f"not valid JSON: {exc.msg} (column {column})")]
         ) from None
 
 
@@ -205,8 +211,12 @@ def read_csv(text: str, stat_fields: Iterable[StatField]) -> Document:
     stat_by_key = {spec.key: spec for spec in stat_fields}
     stat_keys = list(stat_by_key)
     known = set(CSV_LEADING_COLUMNS) | set(CSV_TRAILING_COLUMNS) | set(stat_keys)
-    reader = csv.DictReader(io.StringIO(text))
-    header = reader.fieldnames or []
+    try:
+        header, reader = csv_rows(text, field="csv")
+    except InputError as exc:
+        raise DocumentError([Problem(1, "", exc.message)]) from None
+    except csv.Error as exc:
+        raise DocumentError([Problem(1, "", f"cannot read the header: {exc}")]) from None
     problems = [
         Problem(
             1,
@@ -226,11 +236,22 @@ def read_csv(text: str, stat_fields: Iterable[StatField]) -> Document:
 
     doc = Document()
     line = 1
-    for row in reader:
-        start, line = line + 1, reader.line_num
-        if None in row:
+    while True:
+        start = line + 1
+        try:
+            cells = next(reader, None)
+        except csv.Error as exc:
+            raise DocumentError([*problems, Problem(start, "", f"cannot read: {exc}")]) from None
+        if cells is None:
+            break
+        line = reader.line_num
+        if not cells:
+            continue
+        if len(cells) > len(header):
             problems.append(Problem(start, "", "more cells than there are columns"))
             continue
+        # A short row's missing cells are empty, as csv.DictReader would leave them.
+        row = dict(zip(header, [*cells, *[""] * (len(header) - len(cells))], strict=True))
         record: dict[str, Any] = {"stats": {}}
         for column, cell in row.items():
             cell = cell or ""
@@ -286,7 +307,7 @@ def read_document(raw: bytes, fmt: str, stat_fields: Iterable[StatField]) -> Doc
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
+        line = count_breaks(raw[: exc.start].decode("latin-1")) + 1
         raise DocumentError([Problem(line, "", "the file is not UTF-8 text")]) from None
     if fmt == "json":
         return read_json(text)

@@ -9,6 +9,7 @@ from django.utils.http import parse_etags
 from cardsite.catalogue import selectors
 from cardsite.catalogue.faces import face_file
 from cardsite.catalogue.faces.back import back_file
+from cardsite.limits import spend
 
 # The URL stays the same when a card is edited, so browsers revalidate (cheaply, by ETag)
 # after an hour rather than keep a stale face for long.
@@ -19,7 +20,8 @@ def card_face(request: HttpRequest, short_id: str) -> HttpResponse:
     card = selectors.card_get(short_id=short_id.lower())
     if card is None:
         raise Http404(f"No card {short_id!r}.")
-    path = face_file(card)
+    # Drawing a face spends the client's face budget; reading a drawn one is free.
+    path = face_file(card, before_drawing=lambda: spend(request, "faces"))
     # The file is named <short_id>-<version>.png, so its name carries the version.
     etag = f'"{path.stem.rsplit("-", 1)[-1]}"'
     wanted = parse_etags(request.headers.get("If-None-Match", ""))
@@ -30,7 +32,7 @@ def card_face(request: HttpRequest, short_id: str) -> HttpResponse:
             handle = path.open("rb")
         except FileNotFoundError:
             # Another request re-drew an edited card and removed this version meanwhile.
-            path = face_file(card)
+            path = face_file(card, before_drawing=lambda: spend(request, "faces"))
             etag = f'"{path.stem.rsplit("-", 1)[-1]}"'
             handle = path.open("rb")
         response = FileResponse(handle, content_type="image/png")
@@ -49,7 +51,9 @@ def game_back(request: HttpRequest, slug: str) -> HttpResponse:
     if selectors.game_get(slug=slug) is None:
         raise Http404(f"No game {slug!r}.")
     try:
-        path = back_file(slug, landscape=landscape == "1")
+        path = back_file(
+            slug, landscape=landscape == "1", before_drawing=lambda: spend(request, "images")
+        )
     except KeyError:
         raise Http404(f"No game {slug!r}.") from None
     etag = f'"{path.stem.rsplit("-", 1)[-1]}"'

@@ -24,6 +24,7 @@ from cardsite.collection.services import (
 from cardsite.collection.services.importing import Mode
 from cardsite.collection.services.reading import MAX_IMPORT_BYTES, decode_upload
 from decks.owning import built_conflicts
+from engines.bounds import capped, more_problems
 from engines.errors import InputError
 
 STEPS = {"1": 1, "-1": -1}
@@ -69,7 +70,14 @@ def collection_home(request: HttpRequest) -> HttpResponse:
             **source,
         )
     except CollectionImportError as exc:
-        problems: dict[str, object] = {"problems": exc.problems}
+        # The first problems and how many more: a file of 10,000 bad lines is not answered
+        # with 10,000 of them.
+        shown, more = capped(exc.problems)
+        problems: dict[str, object] = {
+            "problems": shown,
+            "problem_count": f"{len(exc.problems):,} problem{'s' * (len(exc.problems) != 1)}",
+            "more_problems": more_problems(more) if more else "",
+        }
     except InputError as exc:
         # An empty replace is asked again, with the box that confirms it.
         problems = {"error": exc.message, "confirm_empty": exc.field == "confirm_empty"}

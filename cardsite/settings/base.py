@@ -243,8 +243,12 @@ REST_FRAMEWORK = {
         "validate": env("THROTTLE_VALIDATE", default="240/min"),
         "goldfish": env("THROTTLE_GOLDFISH", default="30/min"),
         "proxies": env("THROTTLE_PROXIES", default="30/min"),
-        # Pages only: deck pictures (Open Graph images) drawn anew; one read from its file is free.
+        # Pages only: pictures drawn anew (Open Graph images, a game's back, the calibration
+        # sheet); one read from its file is free.
         "images": env("THROTTLE_IMAGES", default="30/min"),
+        # Card faces drawn anew (face.png) or queued to be drawn ahead (Tabletop Simulator),
+        # counted per face: about 0.14 s each, so 60 is about 8 s of drawing a minute.
+        "faces": env("THROTTLE_FACES", default="60/min"),
         "auth": env("THROTTLE_AUTH", default="20/min"),
         "jobs": env("THROTTLE_JOBS", default="600/min"),
         # Pages only (cardsite/limits.py): sign-ups and password reset mails, per address.

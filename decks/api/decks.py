@@ -22,6 +22,7 @@ from rest_framework.response import Response
 
 from cardsite.api.fields import GAME_SLUGS
 from cardsite.api.pagination import StablePagination
+from cardsite.limits import grant
 from decks.api.goldfish import goldfish_response
 from decks.api.history import DeckHistoryActions, planned_ids
 from decks.api.records import deck_etag, deck_record
@@ -285,7 +286,11 @@ class DeckViewSet(DeckHistoryActions, viewsets.ViewSet):
         deck = self._readable(request, id)
         if kind == "tts":
             return Response(
-                tts_export(deck=deck, now=timezone.now()),
+                tts_export(
+                    deck=deck,
+                    now=timezone.now(),
+                    allow_faces=lambda n: grant(request, "faces", n),
+                ),
                 headers={"Content-Disposition": attachment(*export_filename(deck, "json"))},
             )
         return Response(deck_export(deck, kind))

@@ -13,7 +13,7 @@ SheetOptions.back_offset_x and back_offset_y take.
 from __future__ import annotations
 
 import io
-from functools import lru_cache
+from collections.abc import Callable
 
 from reportlab.lib.colors import Color, HexColor, black
 from reportlab.pdfgen.canvas import Canvas
@@ -175,10 +175,28 @@ def _back(c: Canvas, page: tuple[float, float]) -> None:
     )
 
 
-@lru_cache(maxsize=8)
-def calibration_sheet(paper: str, printing_url: str = "") -> bytes:
+# Drawn sheets by paper and link: the same for everyone, so each is drawn once per process.
+_DRAWN: dict[tuple[str, str], bytes] = {}
+_KEEP = 8
+
+
+def calibration_sheet(
+    paper: str, printing_url: str = "", *, before_drawing: Callable[[], None] = lambda: None
+) -> bytes:
     """The two-page duplex calibration sheet for `paper` (a key of PAPERS), as PDF bytes.
-    The same for everyone, so it is drawn once per paper and kept."""
+    The same for everyone, so it is drawn once per paper and kept; `before_drawing` is
+    called only when it must be drawn (and may refuse by raising)."""
+    key = (paper, printing_url)
+    drawn = _DRAWN.get(key)
+    if drawn is None:
+        before_drawing()
+        drawn = _draw_sheet(paper, printing_url)
+        if len(_DRAWN) < _KEEP:
+            _DRAWN[key] = drawn
+    return drawn
+
+
+def _draw_sheet(paper: str, printing_url: str) -> bytes:
     register_fonts()
     page = PAPERS[paper]
     buffer = io.BytesIO()

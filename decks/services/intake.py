@@ -13,6 +13,7 @@ from typing import Any
 
 from decks.decklist import (
     CODE_PREFIX,
+    MAX_LINES,
     MAX_QUANTITY,
     DeckCodeError,
     decode_code,
@@ -25,8 +26,8 @@ from engines.errors import InputError
 from engines.rules import Problem, Severity
 
 # The limits on a deck as it arrives, in one place (README "Limits"); past any of them the
-# request is refused with a 400 naming the limit before a card is looked up.
-MAX_LINES = 1_000
+# request is refused with a 400 naming the limit before a card is looked up. A decklist's
+# MAX_LINES is counted by parse_text, as it splits the lines.
 MAX_ENTRIES = 500
 
 
@@ -99,12 +100,7 @@ def _listed(cards: Iterable[Mapping[str, Any]]) -> Intake:
 
 
 def intake_text(text: str, engine: GameEngine, most: int | None = None) -> Intake:
-    count = text.count("\n") + 1
-    if count > MAX_LINES:
-        raise InputError(
-            "text", f"A decklist has at most {MAX_LINES:,} lines; this one has {count:,}."
-        )
-    lines, unreadable = parse_text(text, engine)
+    lines, unreadable = parse_text(text, engine, max_lines=MAX_LINES)
     intake = Intake(
         tuple(
             RequestedCard(x.quantity, x.name, None, x.zone, x.set_code, x.number, x.line)

@@ -17,6 +17,7 @@ from cardsite.catalogue.search import names
 from cardsite.catalogue.search.text import fold
 from decks.services.intake import Intake, RequestedCard
 from decks.services.snapshot import FactionRef, GameSnapshot, SnapCard, game_snapshot
+from engines.bounds import capped, more_problems
 from engines.errors import InputError
 from engines.rules import DeckCard, Problem, Severity, infer_faction
 
@@ -27,10 +28,25 @@ MAX_SUGGESTED = 20
 UNSAVABLE = frozenset({"unknown_card", "wrong_game", "unreadable_line", "unknown_zone"})
 
 
+def capped_problems(problems: tuple[Problem, ...]) -> tuple[Problem, ...]:
+    """The first problems an answer shows, then one saying how many more there are (an
+    error if any of them is): a list of 1,000 bad lines is not answered with 1,000."""
+    shown, more = capped(problems)
+    if not more:
+        return problems
+    left = problems[len(shown) :]
+    severity = (
+        Severity.ERROR if any(p.severity == Severity.ERROR for p in left) else left[0].severity
+    )
+    return (*shown, Problem("more_problems", severity, more_problems(more).capitalize() + "."))
+
+
 class DeckContentError(ValueError):
-    """Cards that cannot be used at all (unknown, of another game, unreadable lines)."""
+    """Cards that cannot be used at all (unknown, of another game, unreadable lines); the
+    first of them, as capped_problems keeps them."""
 
     def __init__(self, problems: tuple[Problem, ...]) -> None:
+        problems = capped_problems(problems)
         super().__init__(" ".join(p.message for p in problems))
         self.problems = problems
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from decks.services.resolve import ResolvedDeck
+from decks.services.resolve import ResolvedDeck, capped_problems
 from engines.base import GameEngine
 from engines.errors import InputError
 from engines.rules import Deck, Format, Problem, Severity
@@ -34,7 +34,7 @@ def format_for(engine: GameEngine, slug: str) -> Format:
 
 def check(resolved: ResolvedDeck, format_slug: str) -> CheckResult:
     """Everything wrong with the deck in this format: the cards that could not be resolved,
-    then the format's rules."""
+    then the format's rules (the first of them, then how many more; `legal` counts all)."""
     snap = resolved.snapshot
     fmt = format_for(snap.engine, format_slug)
     # A format that plays without factions neither needs one nor is judged by an inferred one.
@@ -45,7 +45,7 @@ def check(resolved: ResolvedDeck, format_slug: str) -> CheckResult:
     return CheckResult(
         format=fmt,
         legal=not any(p.severity == Severity.ERROR for p in problems),
-        problems=tuple(_merged(problems)),
+        problems=capped_problems(tuple(_merged(problems))),
         counts=resolved.counts,
         faction=faction.name if faction else None,
     )

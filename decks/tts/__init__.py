@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from cardsite.catalogue.faces.ahead import Allowance
 from decks.models import Deck
 from decks.tts.links import link_is_valid
 from decks.tts.plan import DIGEST, tts_plan
@@ -26,20 +27,24 @@ __all__ = [
 ]
 
 
-def tts_export(*, deck: Deck, now: datetime) -> dict[str, Any]:
+def tts_export(
+    *, deck: Deck, now: datetime, allow_faces: Allowance = lambda wanted: wanted
+) -> dict[str, Any]:
     """The deck's saved object; its links (signed for a private deck) made at `now`. The
     faces its sheets still lack start being drawn in the background, so that TTS, which
-    fetches the sheets moments later, finds them ready."""
+    fetches the sheets moments later, finds them ready: as many as `allow_faces` (the
+    client's face budget) grants, and no more than a request may queue."""
     plan = tts_plan(deck)
-    draw_ahead_for(plan.sheets)
+    draw_ahead_for(plan.sheets, allow_faces)
     return tts_save(deck=deck, plan=plan, now=now)
 
 
 @dataclass(frozen=True)
 class SheetFile:
     digest: str
-    # The PNG: read, or drawn now (calling `before_drawing` first, which may refuse).
-    png: Callable[[Callable[[], None]], bytes]
+    # The PNG: read, or drawn now (calling `before_drawing` first, which may refuse); faces
+    # queued to be drawn ahead are granted by the allowance.
+    png: Callable[[Callable[[], None], Allowance], bytes]
 
 
 def tts_sheet(*, deck: Deck, digest: str) -> SheetFile | None:
@@ -51,14 +56,15 @@ def tts_sheet(*, deck: Deck, digest: str) -> SheetFile | None:
         current = len(plan.sheets)
         return SheetFile(
             digest,
-            lambda before_drawing: sheet_png(
+            lambda before_drawing, allow_faces: sheet_png(
                 share_key=deck.share_key,
                 sheet=sheet,
                 current=current,
                 before_drawing=before_drawing,
+                allow_faces=allow_faces,
             ),
         )
     kept = kept_sheet(share_key=deck.share_key, digest=digest)
     if kept is None:
         return None
-    return SheetFile(digest, lambda before_drawing: kept)
+    return SheetFile(digest, lambda before_drawing, allow_faces: kept)

@@ -21,8 +21,10 @@ from PIL import Image
 from cardsite.catalogue.faces import face_data, face_file
 from cardsite.catalogue.faces.ahead import (
     MAX_INLINE_FACES,
+    Allowance,
     draw_ahead,
     inline_cost,
+    per_request,
     seconds_to_wait,
 )
 from cardsite.catalogue.faces.cache import SCALE_FILTER, scaled_face_file
@@ -44,15 +46,17 @@ def sheet_png(
     sheet: Sheet,
     current: int,
     before_drawing: Callable[[], None] = lambda: None,
+    allow_faces: Allowance = lambda wanted: wanted,
 ) -> bytes:
     """The sheet as PNG bytes, drawn once per digest; `current` is the number of sheets in
     the deck's plan now, all of which are kept. `before_drawing` is called only when the
-    sheet must be drawn (and may refuse by raising)."""
+    sheet must be drawn (and may refuse by raising); `allow_faces` grants the faces queued
+    to be drawn ahead when too many are missing (see draw_ahead)."""
 
     def draw() -> bytes:
         missing = inline_cost(sheet.cards, sheet.cell)
         if missing > MAX_INLINE_FACES:
-            waiting = draw_ahead(sheet.cards, sheet.cell)
+            waiting = draw_ahead(sheet.cards, sheet.cell, per_request(allow_faces))
             raise SheetNotReady(faces=math.ceil(missing), waiting=waiting)
         before_drawing()
         return draw_sheet(sheet)
@@ -85,11 +89,13 @@ class SheetNotReady(Exception):
         )
 
 
-def draw_ahead_for(sheets: Iterable[Sheet]) -> None:
+def draw_ahead_for(sheets: Iterable[Sheet], allow_faces: Allowance = lambda wanted: wanted) -> None:
     """Start drawing, in the background, the faces these sheets still lack: a save's sheets
-    are fetched moments after the save, and should find their faces drawn."""
+    are fetched moments after the save, and should find their faces drawn. As many as
+    `allow_faces` grants, at most MAX_AHEAD_PER_REQUEST in all."""
+    allow = per_request(allow_faces)
     for sheet in sheets:
-        draw_ahead(sheet.cards, sheet.cell)
+        draw_ahead(sheet.cards, sheet.cell, allow)
 
 
 def draw_sheet(sheet: Sheet) -> bytes:

@@ -16,6 +16,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_safe
 
 from cardsite.api.errors import as_form_error
+from cardsite.limits import spend
 from cardsite.theme import MAX_NEXT_CHARS
 from decks.proxies import MAX_BACK_OFFSET, PAPERS, back_offset, calibration_sheet
 from decks.selectors import saved_back_offsets
@@ -40,7 +41,9 @@ def calibration_pdf(request: HttpRequest) -> HttpResponse:
     if paper not in PAPERS:
         return _plain_400(f"Cannot print: paper: must be a4 or letter, got {paper[:20]!r}")
     printing_url = settings.SITE_URL + reverse("decks:printing")
-    response = HttpResponse(calibration_sheet(paper, printing_url), content_type="application/pdf")
+    # Drawing it spends the pictures budget; the sheet once drawn is free.
+    pdf = calibration_sheet(paper, printing_url, before_drawing=lambda: spend(request, "images"))
+    response = HttpResponse(pdf, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="calibration-{paper}.pdf"'
     patch_cache_control(response, public=True, max_age=86400)
     return response

@@ -12,7 +12,7 @@ from django.utils.cache import patch_cache_control
 from django.utils.http import parse_etags
 from django.views.decorators.http import require_safe
 
-from cardsite.limits import spend
+from cardsite.limits import grant, spend
 from decks.exports import export_filename
 from decks.models import Deck
 from decks.selectors import deck_for_link
@@ -36,7 +36,10 @@ def _deck(request: HttpRequest, deck_id: str) -> Deck:
 @require_safe
 def deck_tts_file(request: HttpRequest, deck_id: str) -> HttpResponse:
     deck = _deck(request, deck_id)
-    save = tts_export(deck=deck, now=timezone.now())
+    # The faces queued to be drawn ahead count against the client's face budget.
+    save = tts_export(
+        deck=deck, now=timezone.now(), allow_faces=lambda n: grant(request, "faces", n)
+    )
     body = json.dumps(save, indent=1, ensure_ascii=False) + "\n"
     response = HttpResponse(body.encode("utf-8"), content_type="application/json")
     response["Content-Disposition"] = attachment(*export_filename(deck, "json"))
@@ -60,7 +63,7 @@ def deck_tts_sheet(request: HttpRequest, deck_id: str, digest: str) -> HttpRespo
     else:
         # Drawing a sheet spends the proxy budget; reading a drawn one is free.
         try:
-            png = sheet.png(lambda: spend(request, "proxies"))
+            png = sheet.png(lambda: spend(request, "proxies"), lambda n: grant(request, "faces", n))
         except SheetNotReady as exc:
             # A 429, not a 503: the client is to come back, as from any other limit.
             refusal = HttpResponse(f"{exc}\n", status=429, content_type="text/plain; charset=utf-8")

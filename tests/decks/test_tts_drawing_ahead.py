@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from cardsite.catalogue.faces import face_data
-from cardsite.catalogue.faces.ahead import MAX_INLINE_FACES
+from cardsite.catalogue.faces.ahead import MAX_AHEAD_PER_REQUEST, MAX_INLINE_FACES
 from cardsite.catalogue.faces.cache import face_path, scaled_path
 from cardsite.catalogue.models import Game
 from decks.images import deck_images_folder
@@ -63,15 +63,24 @@ def test_a_sheet_of_many_undrawn_faces_is_a_429_until_the_background_has_drawn_t
     assert difference(first_cell, face_cell(plan.cards[0], (width, height))) < 1.0
 
 
-def test_exporting_a_deck_starts_drawing_the_faces_its_sheets_need(client, deck):
+def test_exporting_a_deck_starts_drawing_the_faces_its_sheets_need_as_many_as_a_request_may(
+    client, deck
+):
     save = save_of(client, deck)
     assert objects_of(save)
     (plan,) = tts_plan(deck).sheets
-    wanted = [scaled_path(face_data(card), plan.cell) for card in plan.cards]
+    # One request queues at most MAX_AHEAD_PER_REQUEST faces: the first of the sheet's.
+    ahead = plan.cards[:MAX_AHEAD_PER_REQUEST]
+    wanted = [scaled_path(face_data(card), plan.cell) for card in ahead]
     deadline = time.monotonic() + PATIENCE
     while not all(path.exists() for path in wanted) and time.monotonic() < deadline:
         time.sleep(0.5)
     assert all(path.exists() for path in wanted)
-    assert all(face_path(face_data(card)).exists() for card in plan.cards)
-    # Then the sheet itself is drawn at once, inside the request.
-    assert client.get(local(objects_of(save)[0]["CustomDeck"]["1"]["FaceURL"])).status_code == 200
+    assert all(face_path(face_data(card)).exists() for card in ahead)
+    # The sheet's request draws the rest itself, or queues them and asks to come back.
+    url = local(objects_of(save)[0]["CustomDeck"]["1"]["FaceURL"])
+    response = client.get(url)
+    while response.status_code == 429 and time.monotonic() < deadline:
+        time.sleep(min(int(response["Retry-After"]), 2))
+        response = client.get(url)
+    assert response.status_code == 200

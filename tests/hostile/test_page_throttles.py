@@ -95,7 +95,7 @@ def test_drawing_open_graph_images_is_throttled_and_reading_one_is_free(owner, r
     first, second = capital_deck(owner), capital_deck(owner)
     assert client.get(f"/decks/{first.share_key}/og.png").status_code == 200
     assert client.get(f"/decks/{first.share_key}/og.png").status_code == 200
-    assert_refused(client.get(f"/decks/{second.share_key}/og.png"), "1 deck picture drawn a minute")
+    assert_refused(client.get(f"/decks/{second.share_key}/og.png"), "1 picture drawn a minute")
     assert not list((settings.MEDIA_ROOT / "deck-images" / second.share_key).glob("og-*.png"))
 
 

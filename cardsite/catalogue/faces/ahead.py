@@ -5,7 +5,10 @@ A face costs about 0.14 s to draw the first time (then it is a file, for every p
 picture); a scaled copy of a drawn face about 0.015 s. `inline_cost` weighs what a picture
 still lacks, in faces to draw; past MAX_INLINE_FACES the caller hands the missing ones to
 `draw_ahead` and asks its client to come back (Retry-After). One drawing thread per web
-process, with at most MAX_PENDING faces waiting, bounds the work however many ask.
+process, with at most MAX_PENDING faces waiting, bounds the work however many ask; and what
+one client may queue is bounded too: each face queued is granted by the caller's `allow`
+(the client's face budget, cardsite/limits.py `grant`), at most MAX_AHEAD_PER_REQUEST faces
+in one request (`per_request`).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from __future__ import annotations
 import logging
 import math
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -32,6 +35,11 @@ MAX_INLINE_FACES = 6.0
 SCALE_COST = 0.1
 FACE_SECONDS = 0.14
 MAX_PENDING = 2000
+# About 2 s of drawing: the most one request may queue, whatever the client's budget.
+MAX_AHEAD_PER_REQUEST = 14
+
+# Grants up to n faces to queue, returning how many may be (or raising to refuse).
+Allowance = Callable[[int], int]
 
 _POOL: ThreadPoolExecutor | None = None
 _PENDING: dict[Path, Future[None]] = {}
@@ -49,21 +57,55 @@ def inline_cost(cards: Iterable[Card], size: tuple[int, int]) -> float:
     return sum(_cost(face_data(card), size) for card in cards)
 
 
-def draw_ahead(cards: Iterable[Card], size: tuple[int, int]) -> int:
-    """Queue every card whose face at `size` is missing; returns the faces now waiting on
-    this process's drawer (0: nothing to wait for). Reads the cards' data here, so the
-    drawing thread never touches the database."""
+def _unbounded(wanted: int) -> int:
+    return wanted
+
+
+def per_request(allow: Allowance, most: int = MAX_AHEAD_PER_REQUEST) -> Allowance:
+    """`allow`, granting at most `most` faces in all over one request's calls; refusing (as
+    `allow` does, by raising) only while nothing has been granted."""
+    left = most
+
+    def take(wanted: int) -> int:
+        nonlocal left
+        asked = min(wanted, left)
+        granted = allow(asked) if asked > 0 else 0
+        # Granted less than asked, the budget is spent: ask no more in this request (what it
+        # did queue stands, and a later ask would only refuse it).
+        left = left - granted if granted == asked else 0
+        return granted
+
+    return take
+
+
+def draw_ahead(cards: Iterable[Card], size: tuple[int, int], allow: Allowance = _unbounded) -> int:
+    """Queue the cards whose face at `size` is missing, as many as `allow` grants, in faces
+    drawn (it is asked once, for the faces not already waiting; scaled copies first);
+    returns the faces now waiting on this
+    process's drawer (0: nothing to wait for). Reads the cards' data here, so the drawing
+    thread never touches the database."""
     global _POOL
     wanted = []
     for card in cards:
         data = face_data(card)
-        if _cost(data, size):
-            wanted.append((data, card))
+        cost = _cost(data, size)
+        if cost:
+            wanted.append((data, card, scaled_path(data, size), cost))
+    with _LOCK:
+        room = max(0, MAX_PENDING - len(_PENDING))
+        new = [item for item in wanted if item[2] not in _PENDING][:room]
+    # Counted in faces drawn: scaling a drawn face weighs SCALE_COST of one, so ten scaled
+    # copies count as one face. Asked outside the lock: it counts in the cache, and may
+    # refuse by raising.
+    to_scale = [item for item in new if item[3] != 1.0]
+    to_draw = [item for item in new if item[3] == 1.0]
+    scaling = math.ceil(len(to_scale) * SCALE_COST)
+    granted = allow(scaling + len(to_draw)) if new else 0
+    chosen = to_scale[: round(granted / SCALE_COST)] + to_draw[: max(0, granted - scaling)]
     with _LOCK:
         if _POOL is None:
             _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardsite-faces")
-        for data, card in wanted:
-            key = scaled_path(data, size)
+        for data, card, key, _ in chosen:
             if key in _PENDING or len(_PENDING) >= MAX_PENDING:
                 continue
             # The paths as they are now: MEDIA_ROOT is read here, not in the thread.

@@ -13,6 +13,7 @@ import hashlib
 import io
 import json
 import re
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 
@@ -206,15 +207,19 @@ def back_png(engine: GameEngine, *, landscape: bool = False) -> bytes:
     return buffer.getvalue()
 
 
-def back_file(game_slug: str, *, landscape: bool = False) -> Path:
-    """The game's card back as a cached PNG file, drawn only when its design has changed.
-    Raises KeyError for an unknown game."""
+def back_file(
+    game_slug: str, *, landscape: bool = False, before_drawing: Callable[[], None] = lambda: None
+) -> Path:
+    """The game's card back as a cached PNG file, drawn only when its design has changed;
+    `before_drawing` is called only then (and may refuse by raising). Raises KeyError for an
+    unknown game."""
     engine = get_engine(game_slug)
     folder = Path(settings.MEDIA_ROOT) / "backs"
     stem = f"{engine.slug}-landscape" if landscape else engine.slug
     path = folder / f"{stem}-{back_version(engine, landscape=landscape)}.png"
     if path.exists():
         return path
+    before_drawing()
     write_atomically(path, back_png(engine, landscape=landscape))
     mine = re.compile(rf"{re.escape(stem)}-[0-9a-f]+\.png")
     for old in folder.iterdir():

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -47,12 +48,14 @@ def scaled_path(data: FaceData, size: tuple[int, int]) -> Path:
     return face_path(data).with_name(f"{face_path(data).stem}@{size[0]}x{size[1]}.png")
 
 
-def face_file(card: Card) -> Path:
-    """The card's face as a cached PNG file, drawn only when the card has changed."""
+def face_file(card: Card, *, before_drawing: Callable[[], None] = lambda: None) -> Path:
+    """The card's face as a cached PNG file, drawn only when the card has changed;
+    `before_drawing` is called only then (and may refuse by raising)."""
     data = face_data(card)
     path = face_path(data)
     if path.exists():
         return path
+    before_drawing()
     return write_face(data, art=load_art(card))
 
 

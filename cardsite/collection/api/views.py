@@ -38,6 +38,7 @@ from cardsite.collection.services import (
     collection_set_quantity,
 )
 from cardsite.collection.services.reading import decode_upload
+from engines.bounds import capped, more_problems
 from engines.errors import InputError
 
 GAME_PARAMETER = OpenApiParameter(
@@ -108,9 +109,10 @@ class CollectionImportView(APIView):
 
     @extend_schema(
         summary="Import a pasted list or a CSV file into your collection, all or nothing",
-        description="A 400 lists every problem by line (`errors.text` or `errors.csv`), and "
-        "nothing is stored. A `replace` by a list naming no card is a 400 naming "
-        "`confirm_empty` unless that is true.",
+        description="A 400 lists the first 100 problems by line (`errors.text` or "
+        "`errors.csv`), then how many more there are (`and 1,234 more problems`), and nothing "
+        "is stored. A `replace` by a list naming no card is a 400 naming `confirm_empty` "
+        "unless that is true.",
         request={
             "application/json": ImportTextSerializer,
             "multipart/form-data": ImportUploadSerializer,
@@ -144,7 +146,9 @@ class CollectionImportView(APIView):
                     confirm_empty=data["confirm_empty"],
                 )
         except CollectionImportError as exc:
-            raise ValidationError({exc.field: [str(p) for p in exc.problems]}) from None
+            shown, more = capped(exc.problems)
+            listed = [str(p) for p in shown] + ([more_problems(more)] if more else [])
+            raise ValidationError({exc.field: listed}) from None
         except InputError as exc:
             raise as_api_error(exc) from None
         return Response({"printings": result.printings, "copies": result.copies})

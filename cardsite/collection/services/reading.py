@@ -9,7 +9,6 @@ same parser decks use, allowing up to MAX_QUANTITY copies a line), and CSV whose
 from __future__ import annotations
 
 import csv
-import io
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +16,7 @@ from cardsite.catalogue.documents import Problem, restore_formula
 from cardsite.collection.models import MAX_QUANTITY
 from decks.decklist import parse_text
 from engines.base import GameEngine
+from engines.bounds import csv_rows
 from engines.errors import InputError
 
 # An import is read whole before anything is stored, so it is bounded: a collection of every
@@ -37,22 +37,20 @@ class ImportLine:
 
 
 def check_size(text: str, field: str) -> None:
-    """InputError naming `field` and the limit, for text past the import's bounds."""
+    """InputError naming `field` and the limit, for text past the import's size. Lines are
+    counted by the reader of each format, as its parser splits them."""
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_IMPORT_BYTES:
         raise InputError(
             field, f"An import is at most {MAX_IMPORT_BYTES:,} bytes (1 MB); this is {size:,}."
         )
-    count = text.count("\n") + 1 - (1 if text.endswith("\n") else 0)
-    if count > MAX_IMPORT_LINES:
-        raise InputError(
-            field, f"An import has at most {MAX_IMPORT_LINES:,} lines; this one has {count:,}."
-        )
 
 
 def read_text(text: str, engine: GameEngine) -> tuple[list[ImportLine], list[Problem]]:
     check_size(text, "text")
-    lines, unreadable = parse_text(text, engine, most=MAX_QUANTITY)
+    lines, unreadable = parse_text(
+        text, engine, most=MAX_QUANTITY, max_lines=MAX_IMPORT_LINES, what="An import"
+    )
     problems = [Problem(p.line, "", p.message) for p in unreadable]
     return [ImportLine(x.line, x.quantity, x.name, x.set_code, x.number) for x in lines], problems
 
@@ -76,9 +74,9 @@ def read_csv(text: str) -> tuple[list[ImportLine], list[Problem]]:
     check_size(text, "csv")
     if "\x00" in text:
         raise InputError("csv", "The file holds a NUL character: it is not a CSV file.")
-    reader = csv.reader(io.StringIO(text))
     try:
-        header = [cell.strip().lower() for cell in next(reader, [])]
+        first, reader = csv_rows(text, most=MAX_IMPORT_LINES, field="csv", what="An import")
+        header = [cell.strip().lower() for cell in first]
     except csv.Error as exc:
         return [], [Problem(1, "", f"cannot read the header: {exc}")]
     problems = [
