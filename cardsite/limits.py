@@ -1,8 +1,9 @@
 """Limits on what one client may ask of the site, and the 429 that names the limit reached.
 
 A client is a signed-in user, or else an address (behind NUM_PROXIES proxies, as the API's
-throttles read it); sign-up and password reset count by address always (BY_ADDRESS). Pages are throttled with the API's own throttle classes, rates and
-counters (cardsite/api/throttles.py), so a page and its API endpoint share one budget.
+throttles read it); sign-up and password reset count by address always (BY_ADDRESS).
+Pages are throttled with the API's own throttle classes, rates and counters
+(cardsite/api/throttles.py), so a page and its API endpoint share one budget.
 Services raise LimitReached; the API answers it as JSON (cardsite/api/errors.py) and pages
 as HTML (LimitReachedMiddleware below). Either way the request's transaction is rolled back,
 so a refused request stores nothing.
