@@ -202,6 +202,11 @@ CELERY_BEAT_SCHEDULE = {
     "purge-expired-jobs": {"task": "decks.tasks.purge_expired_jobs", "schedule": 3600.0},
     # Decks deleted more than decks.models.DELETED_KEEP_DAYS ago (`manage.py purge_decks`).
     "purge-deleted-decks": {"task": "decks.tasks.purge_deleted_decks", "schedule": 86400.0},
+    # Pool invitations unanswered for INVITATION_DAYS (`manage.py purge_invitations`).
+    "purge-expired-invitations": {
+        "task": "cardsite.collection.tasks.purge_expired_invitations",
+        "schedule": 86400.0,
+    },
 }
 JOB_TTL_HOURS = env.int("JOB_TTL_HOURS", default=24)
 # What counts as large: sheets of at least this many cards, simulations of at least this many
