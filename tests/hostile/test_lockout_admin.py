@@ -1,6 +1,8 @@
 """An operator sees who is locked out in the admin and lifts a lockout there, or with axes'
 manage.py commands; the user can then log in."""
 
+from datetime import timedelta
+
 import pytest
 from axes.models import AccessAttempt
 from django.contrib.auth.models import User
@@ -61,3 +63,21 @@ def test_manage_py_axes_reset_username_clears_that_username_only(alice):
     call_command("axes_reset_username", "alice")
     assert log_in("alice").status_code == 302
     assert log_in("bob").status_code == 429
+
+
+def test_the_admins_clean_up_action_deletes_only_expired_attempts(alice, operator):
+    lock_out()
+    (row,) = AccessAttempt.objects.all()
+    cleaned = operator.post(
+        "/admin/axes/accessattempt/",
+        {"action": "cleanup_expired_attempts", "_selected_action": [row.pk]},
+    )
+    assert cleaned.status_code == 302
+    assert AccessAttempt.objects.filter(pk=row.pk).exists()  # not expired yet
+    AccessAttempt.objects.update(attempt_time=row.attempt_time - timedelta(minutes=16))
+    operator.post(
+        "/admin/axes/accessattempt/",
+        {"action": "cleanup_expired_attempts", "_selected_action": [row.pk]},
+    )
+    assert not AccessAttempt.objects.exists()
+    assert log_in().status_code == 302
