@@ -1,8 +1,9 @@
 """Limits on what one client may ask of the site, and the 429 that names the limit reached.
 
 A client is a signed-in user, or else an address (behind NUM_PROXIES proxies, as the API's
-throttles read it). Pages are throttled with the API's own throttle classes, rates and
-counters (cardsite/api/throttles.py), so a page and its API endpoint share one budget.
+throttles read it); sign-up and password reset count by address always (BY_ADDRESS).
+Pages are throttled with the API's own throttle classes, rates and counters
+(cardsite/api/throttles.py), so a page and its API endpoint share one budget.
 Services raise LimitReached; the API answers it as JSON (cardsite/api/errors.py) and pages
 as HTML (LimitReachedMiddleware below). Either way the request's transaction is rolled back,
 so a refused request stores nothing.
@@ -32,6 +33,9 @@ COUNTED = {
     "password_reset": ("password reset request", "password reset requests"),
 }
 PERIODS = {1: "a second", 60: "a minute", 3600: "an hour", 86400: "a day"}
+# Scopes counted per address whoever is signed in: signing up signs the new user in, so a
+# count by user would start afresh with every account made.
+BY_ADDRESS = frozenset({"signup", "password_reset"})
 
 
 class LimitReached(Exception):
@@ -71,7 +75,8 @@ class _PageThrottle(_LiveRates, SimpleRateThrottle):
 
     def get_cache_key(self, request: Any, view: Any) -> str:
         user = getattr(request, "user", None)
-        ident = user.pk if user is not None and user.is_authenticated else self.get_ident(request)
+        signed_in = user is not None and user.is_authenticated and self.scope not in BY_ADDRESS
+        ident = user.pk if signed_in else self.get_ident(request)
         return self.cache_format % {"scope": self.scope, "ident": ident}
 
     def take(self, request: Any, wanted: int) -> int:

@@ -1,14 +1,19 @@
+from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
 from cardsite.catalogue.art_views import ART_FOLDER, card_art
+from cardsite.lockout import LockoutAttemptAdmin
 from cardsite.media import media_file
 from cardsite.theme import set_theme
 from decks.views import password_reset
 
 admin.site.site_header = "cardsite curation"
 admin.site.site_title = "cardsite admin"
+# Axes registered its own in the admin's autodiscovery, before this module is read.
+admin.site.unregister(AccessAttempt)
+admin.site.register(AccessAttempt, LockoutAttemptAdmin)
 
 urlpatterns = [
     path("admin/", admin.site.urls),

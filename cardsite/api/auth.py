@@ -14,8 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cardsite.api.fields import StrictCharField
-from cardsite.limits import LimitReached
-from cardsite.lockout import lockout_message, lockout_minutes
+from cardsite.lockout import lockout_message, lockout_seconds
 
 TokenResponse = inline_serializer("TokenResponse", {"token": serializers.CharField()})
 
@@ -47,15 +46,24 @@ class TokenView(APIView):
     def post(self, request: Request) -> Response:
         serializer = TokenRequestSerializer(data=request.data, context={"request": request})
         valid = serializer.is_valid()
+        # Answered, not raised: a raised error rolls the request's transaction back, and with
+        # it the failure django-axes has just counted in the database.
         # The lockout backend marks the request it was given, the API's own, not Django's.
         if getattr(request, "axes_locked_out", False):
-            raise LimitReached(
-                code="locked_out",
-                message=lockout_message(request),
-                retry_after=lockout_minutes(request) * 60,
+            return Response(
+                {"code": "locked_out", "detail": lockout_message(request)},
+                status=status.HTTP_429_TOO_MANY_REQUESTS,
+                headers={"Retry-After": str(lockout_seconds(request))},
             )
         if not valid:
-            raise serializers.ValidationError(serializer.errors)
+            return Response(
+                {
+                    "code": "invalid",
+                    "detail": "The request has invalid fields.",
+                    "errors": serializer.errors,
+                },
+                status=status.HTTP_400_BAD_REQUEST,
+            )
         token, _ = Token.objects.get_or_create(user=serializer.validated_data["user"])
         return Response({"token": token.key})
 

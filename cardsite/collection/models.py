@@ -11,6 +11,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 from cardsite.catalogue.models import Card
 
@@ -133,6 +134,8 @@ class PoolMember(models.Model):
     )
     # None while invited: an invitation counts for nothing until its user accepts it.
     accepted_at = models.DateTimeField(null=True, blank=True)
+    # An invitation not accepted within INVITATION_DAYS of this expires (services/pools.py).
+    invited_at = models.DateTimeField(default=timezone.now, db_index=True)
 
     objects = PoolMemberManager()
 

@@ -6,8 +6,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.db.models import Q
 
 from cardsite.collection.models import CollectionShare, Pool, PoolMember
+from cardsite.collection.services.pools import invitation_cutoff
+
+# Invitations a page or the API lists, the newest first; "decline all" clears the rest too.
+MAX_INVITATIONS_SHOWN = 50
 
 
 def readers_of(*, owner: Any) -> list[User]:
@@ -26,7 +31,13 @@ def shared_with(*, reader: Any) -> list[User]:
 class PoolState:
     pool: Pool | None
     members: list[PoolMember]  # accepted ones, then invitations, by name
-    invitations: list[PoolMember]  # invitations waiting for this user
+    invitations: list[PoolMember]  # invitations waiting for this user, newest first
+    invitations_waiting: int  # how many, of which at most MAX_INVITATIONS_SHOWN are listed
+
+
+def _unexpired() -> Q:
+    """Memberships, and invitations not yet expired."""
+    return Q(accepted_at__isnull=False) | Q(invited_at__gt=invitation_cutoff())
 
 
 def pool_state(*, user: Any) -> PoolState:
@@ -37,18 +48,31 @@ def pool_state(*, user: Any) -> PoolState:
     )
     pool = member.pool if member else None
     members = sorted(
-        PoolMember.objects.filter(pool=pool).select_related("user", "invited_by") if pool else [],
+        PoolMember.objects.filter(_unexpired(), pool=pool).select_related("user", "invited_by")
+        if pool
+        else [],
         key=lambda m: (m.accepted_at is None, m.user.username.casefold()),
     )
+    waiting = PoolMember.objects.filter(_unexpired(), user=user, accepted_at__isnull=True)
     invitations = list(
-        PoolMember.objects.filter(user=user, accepted_at__isnull=True)
-        .select_related("pool", "invited_by")
-        .order_by("pool__name", "pk")
+        waiting.select_related("pool", "invited_by").order_by("-invited_at", "-pk")[
+            :MAX_INVITATIONS_SHOWN
+        ]
     )
-    return PoolState(pool=pool, members=members, invitations=invitations)
+    count = len(invitations)
+    if count == MAX_INVITATIONS_SHOWN:
+        count = waiting.count()
+    return PoolState(pool=pool, members=members, invitations=invitations, invitations_waiting=count)
 
 
 def invited_pool(*, user: Any, pool_id: int) -> Pool | None:
-    """The pool `pool_id` if `user` belongs to it or is invited to it; else None, so a pool
-    reads as absent to anyone else."""
-    return Pool.objects.filter(pk=pool_id, members__user=user).first()
+    """The pool `pool_id` if `user` belongs to it or is invited to it (an invitation not
+    expired); else None, so a pool reads as absent to anyone else."""
+    return (
+        Pool.objects.filter(
+            pk=pool_id,
+            members__in=PoolMember.objects.filter(_unexpired(), user=user),
+        )
+        .distinct()
+        .first()
+    )

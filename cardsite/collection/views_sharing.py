@@ -16,17 +16,25 @@ from cardsite.api.errors import as_form_error
 from cardsite.collection.models import Pool
 from cardsite.collection.services.people import user_named
 from cardsite.collection.services.pools import (
-    MAX_INVITATIONS,
+    INVITATION_DAYS,
+    MAX_INVITATIONS_OUT,
     MAX_POOL_MEMBERS,
     POOL_NAME_MAX,
     pool_accept,
     pool_create,
     pool_decline,
+    pool_decline_all,
     pool_invite,
     pool_leave,
 )
 from cardsite.collection.services.sharing import MAX_SHARES, collection_share, collection_unshare
-from cardsite.collection.sharing_selectors import invited_pool, pool_state, readers_of, shared_with
+from cardsite.collection.sharing_selectors import (
+    MAX_INVITATIONS_SHOWN,
+    invited_pool,
+    pool_state,
+    readers_of,
+    shared_with,
+)
 from engines.errors import InputError
 
 POOL_ID_DIGITS = 12
@@ -76,6 +84,11 @@ def _decline(request: HttpRequest) -> str:
     return f"Invitation to “{pool.name}” declined."
 
 
+def _decline_all(request: HttpRequest) -> str:
+    declined = pool_decline_all(user=request.user)
+    return f"{declined} invitation{'s' if declined != 1 else ''} declined."
+
+
 def _leave(request: HttpRequest) -> str:
     pool_leave(user=request.user)
     return "You left the pool: only your own copies count as yours now."
@@ -88,6 +101,7 @@ ACTIONS: dict[str, Callable[[HttpRequest], str]] = {
     "invite": _invite,
     "accept": _accept,
     "decline": _decline,
+    "decline_all": _decline_all,
     "leave": _leave,
 }
 
@@ -99,7 +113,9 @@ def _context(request: HttpRequest) -> dict[str, Any]:
         "pool": pool_state(user=request.user),
         "max_shares": MAX_SHARES,
         "max_members": MAX_POOL_MEMBERS,
-        "max_invitations": MAX_INVITATIONS,
+        "max_invitations_out": MAX_INVITATIONS_OUT,
+        "max_invitations_shown": MAX_INVITATIONS_SHOWN,
+        "invitation_days": INVITATION_DAYS,
         "name_max": POOL_NAME_MAX,
     }
 

@@ -98,21 +98,33 @@ AUTH_PASSWORD_VALIDATORS = [
     # Not a check: Django tells every validator when a password has been changed, by any
     # path (change, reset, admin, changepassword), which is the one place to revoke tokens.
     {"NAME": "cardsite.api.auth.RevokeTokensOnPasswordChange"},
+    {"NAME": "cardsite.lockout.ClearLockoutOnPasswordChange"},
 ]
 
-# Failed log-ins (site, admin and API token) are counted per username and per address; at
-# AXES_FAILURE_LIMIT failures that username, or that address, is locked out for the cool-off,
-# which starts again with each attempt made while locked out. Counted in the cache, so they
-# are shared by every process where REDIS_URL is set, and cost no database rows.
+# Failed log-ins (site, admin and API token) lock by three rules (cardsite/lockout.py): a
+# username from one address after LOGIN_FAILURE_LIMIT failures, an address after
+# LOGIN_ADDRESS_FAILURE_LIMIT whatever the usernames, and a username from every address only
+# after LOGIN_USERNAME_FAILURE_LIMIT (usernames are public; a new password lifts it). A lock
+# lasts the cool-off from the last failure counted; failures made while locked out are not
+# counted, so they neither prolong it nor add rows. Counted in the database (axes'
+# AccessAttempt: one row per username, address and user agent, deleted once older than the
+# cool-off), where the admin lists them and `manage.py axes_reset*` clears them.
 AUTHENTICATION_BACKENDS = [
     "cardsite.lockout.LockoutBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
-AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+LOGIN_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+LOGIN_ADDRESS_FAILURE_LIMIT = env.int("LOGIN_ADDRESS_FAILURE_LIMIT", default=20)
+LOGIN_USERNAME_FAILURE_LIMIT = env.int("LOGIN_USERNAME_FAILURE_LIMIT", default=50)
+AXES_HANDLER = "cardsite.lockout.LockoutHandler"
+# Axes' own single limit, the highest of the three; the handler checks each rule's.
+AXES_FAILURE_LIMIT = "cardsite.lockout.axes_failure_limit"
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address", "username"]
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_COOLOFF_MINUTES", default=15))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_RESET_ON_SUCCESS = True
+# No row per successful log-in: nothing here reads them, and they would pile up for ever.
+AXES_DISABLE_ACCESS_LOG = True
 # The address as the API's throttles read it: X-Forwarded-For only as far as NUM_PROXIES.
 AXES_CLIENT_IP_CALLABLE = "cardsite.limits.client_address"
 AXES_LOCKOUT_CALLABLE = "cardsite.lockout.lockout_response"
@@ -190,6 +202,11 @@ CELERY_BEAT_SCHEDULE = {
     "purge-expired-jobs": {"task": "decks.tasks.purge_expired_jobs", "schedule": 3600.0},
     # Decks deleted more than decks.models.DELETED_KEEP_DAYS ago (`manage.py purge_decks`).
     "purge-deleted-decks": {"task": "decks.tasks.purge_deleted_decks", "schedule": 86400.0},
+    # Pool invitations unanswered for INVITATION_DAYS (`manage.py purge_invitations`).
+    "purge-expired-invitations": {
+        "task": "cardsite.collection.tasks.purge_expired_invitations",
+        "schedule": 86400.0,
+    },
 }
 JOB_TTL_HOURS = env.int("JOB_TTL_HOURS", default=24)
 # What counts as large: sheets of at least this many cards, simulations of at least this many

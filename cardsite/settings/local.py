@@ -11,6 +11,3 @@ from cardsite.settings.base import *  # noqa: F403
 # No collectstatic outside production: whitenoise serves from the finders instead.
 STATIC_ROOT = None
 WHITENOISE_USE_FINDERS = True
-
-# One process: per-process login-failure counts are enough here (production uses Redis).
-SILENCED_SYSTEM_CHECKS = ["axes.W001"]

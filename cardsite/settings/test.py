@@ -23,6 +23,3 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = False  # noqa: F405
 # No collectstatic outside production: whitenoise serves from the finders instead.
 STATIC_ROOT = None
 WHITENOISE_USE_FINDERS = True
-
-# The suite's cache is per process and emptied for each test, and so are login-failure counts.
-SILENCED_SYSTEM_CHECKS = ["axes.W001"]

@@ -78,6 +78,7 @@ def test_a_pool_is_made_joined_and_left_through_the_api():
     assert waiting == {
         "pool": None,
         "invitations": [{"pool": pool["id"], "name": "Club", "invited_by": "ann"}],
+        "invitations_waiting": 1,
     }
     joined = bob.post("/api/v1/collection/pool/accept/", {"pool": pool["id"]}, format="json")
     assert joined.status_code == 200
@@ -129,3 +130,17 @@ def test_a_pool_name_past_the_limit_is_a_400_naming_the_name():
     response = ann.post("/api/v1/collection/pool/", {"name": "x" * 81}, format="json")
     assert response.status_code == 400
     assert "name" in response.json()["errors"]
+
+
+def test_declining_all_invitations_through_the_api_leaves_none_waiting():
+    bob = client_for("bob")
+    for name in ("ann", "cy"):
+        maker = client_for(name)
+        maker.post("/api/v1/collection/pool/", {"name": f"{name}'s club"}, format="json")
+        maker.post("/api/v1/collection/pool/invite/", {"username": "bob"}, format="json")
+    assert bob.get("/api/v1/collection/pool/").json()["invitations_waiting"] == 2
+    declined = bob.post("/api/v1/collection/pool/decline-all/")
+    assert declined.status_code == 200
+    assert declined.json() == {"pool": None, "invitations": [], "invitations_waiting": 0}
+    assert not PoolMember.objects.filter(user__username="bob").exists()
+    assert client_for("dee").post("/api/v1/collection/pool/decline-all/").status_code == 200

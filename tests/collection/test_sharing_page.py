@@ -95,3 +95,16 @@ def test_a_stranger_cannot_accept_or_see_someone_elses_pool_by_its_id():
         assert response.status_code == 400
         assert "Hidden circle" not in response.content.decode()
     assert pool.members.count() == 2
+
+
+def test_declining_all_invitations_from_the_page_says_how_many():
+    bob_client, bob = signed_in("bob")
+    for name in ("ann", "cy"):
+        maker = User.objects.create_user(name)
+        pool_invite(pool=pool_create(user=maker, name=f"{name}'s club"), by=maker, username="bob")
+    page = bob_client.get(PAGE).content.decode()
+    assert 'value="decline_all"' in page and "expires after 14 days" in page
+    response = bob_client.post(PAGE, {"action": "decline_all"}, follow=True)
+    assert "2 invitations declined." in response.content.decode()
+    assert not PoolMember.objects.filter(user=bob).exists()
+    assert 'value="decline_all"' not in bob_client.get(PAGE).content.decode()

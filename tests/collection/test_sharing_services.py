@@ -1,20 +1,27 @@
 """Sharing a collection read-only with named users, and pooling it with a playgroup."""
 
+from datetime import timedelta
+from io import StringIO
 from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.management import call_command
+from django.utils import timezone
 
 from cardsite.catalogue.models import Card
 from cardsite.collection.models import CollectionCard, CollectionShare, Pool, PoolMember
 from cardsite.collection.selectors import can_read_collection, owned_counts
 from cardsite.collection.services.pools import (
-    MAX_INVITATIONS,
+    INVITATION_DAYS,
+    MAX_INVITATIONS_OUT,
     MAX_POOL_MEMBERS,
     POOL_NAME_MAX,
+    invitations_expire,
     pool_accept,
     pool_create,
     pool_decline,
+    pool_decline_all,
     pool_invite,
     pool_leave,
 )
@@ -23,6 +30,7 @@ from cardsite.collection.services.sharing import (
     collection_share,
     collection_unshare,
 )
+from cardsite.collection.sharing_selectors import MAX_INVITATIONS_SHOWN, invited_pool, pool_state
 from engines.errors import InputError
 
 pytestmark = pytest.mark.django_db
@@ -164,13 +172,98 @@ def test_a_pool_holds_at_most_the_limit_with_its_invitations(ann):
     assert pool.members.count() == MAX_POOL_MEMBERS
 
 
-def test_a_user_has_at_most_the_limit_of_invitations_waiting(bob):
-    makers = User.objects.bulk_create(User(username=f"m{n}") for n in range(MAX_INVITATIONS + 1))
+def strangers_invite(invitee: str, count: int) -> list[Pool]:
+    makers = User.objects.bulk_create(User(username=f"m{n}") for n in range(count))
     pools = [pool_create(user=maker, name=f"Pool {maker.username}") for maker in makers]
-    for maker, pool in zip(makers[:MAX_INVITATIONS], pools, strict=False):
-        pool_invite(pool=pool, by=maker, username="bob")
-    with pytest.raises(InputError, match="invitations waiting"):
-        pool_invite(pool=pools[-1], by=makers[-1], username="bob")
+    for maker, pool in zip(makers, pools, strict=True):
+        pool_invite(pool=pool, by=maker, username=invitee)
+    return pools
+
+
+def test_invitations_from_strangers_never_keep_out_a_friends(ann, bob):
+    strangers_invite("bob", 25)
+    friends = pool_create(user=ann, name="Friends")
+    pool_invite(pool=friends, by=ann, username="bob")
+    pool_accept(user=bob, pool=friends)
+    assert friends.members.filter(accepted_at__isnull=False).count() == 2
+
+
+def test_a_sender_has_at_most_the_limit_of_invitations_waiting(ann, bob):
+    invitees = User.objects.bulk_create(User(username=f"i{n}") for n in range(MAX_INVITATIONS_OUT))
+    left = pool_create(user=ann, name="Left")
+    for invitee in invitees[: MAX_POOL_MEMBERS - 1]:
+        pool_invite(pool=left, by=ann, username=invitee.username)
+    # Someone stays, so ann's invitations from it wait on after she leaves, and still count.
+    PoolMember.objects.create(pool=left, user=user("cy"), accepted_at=timezone.now())
+    pool_leave(user=ann)
+    current = pool_create(user=ann, name="Current")
+    for invitee in invitees[MAX_POOL_MEMBERS - 1 :]:
+        pool_invite(pool=current, by=ann, username=invitee.username)
+    with pytest.raises(InputError, match=f"{MAX_INVITATIONS_OUT} invitations waiting"):
+        pool_invite(pool=current, by=ann, username="bob")
+    assert not PoolMember.objects.filter(user=bob).exists()
+
+
+def test_a_sender_has_one_invitation_at_a_time_waiting_for_a_user(ann, bob):
+    first = pool_create(user=ann, name="First")
+    pool_invite(pool=first, by=ann, username="bob")
+    PoolMember.objects.create(pool=first, user=user("cy"), accepted_at=timezone.now())
+    pool_leave(user=ann)
+    second = pool_create(user=ann, name="Second")
+    with pytest.raises(InputError, match="invited that user already"):
+        pool_invite(pool=second, by=ann, username="bob")
+    assert PoolMember.objects.filter(user=bob).count() == 1
+
+
+def age(member: PoolMember, days: int) -> None:
+    PoolMember.objects.filter(pk=member.pk).update(invited_at=timezone.now() - timedelta(days=days))
+
+
+def test_an_invitation_expires_unanswered_and_then_counts_for_nothing(ann, bob):
+    pool = pool_create(user=ann, name="Club")
+    invitation = pool_invite(pool=pool, by=ann, username="bob")
+    age(invitation, INVITATION_DAYS - 1)
+    assert [i.pk for i in pool_state(user=bob).invitations] == [invitation.pk]
+    age(invitation, INVITATION_DAYS + 1)
+    state = pool_state(user=bob)
+    assert (state.invitations, state.invitations_waiting) == ([], 0)
+    assert [m.user for m in pool_state(user=ann).members] == [ann]
+    assert invited_pool(user=bob, pool_id=pool.pk) is None
+    with pytest.raises(InputError, match="no invitation"):
+        pool_accept(user=bob, pool=pool)
+
+
+def test_expired_invitations_are_deleted_and_free_their_places(ann, bob):
+    pool = pool_create(user=ann, name="Club")
+    others = User.objects.bulk_create(User(username=f"p{n}") for n in range(MAX_POOL_MEMBERS))
+    for other in others[: MAX_POOL_MEMBERS - 1]:
+        age(pool_invite(pool=pool, by=ann, username=other.username), INVITATION_DAYS + 1)
+    pool_invite(pool=pool, by=ann, username="bob")  # the expired ones no longer fill the pool
+    assert pool.members.count() == 2
+    age(PoolMember.objects.get(user=bob), INVITATION_DAYS + 1)
+    assert invitations_expire() == 1
+    assert list(PoolMember.objects.values_list("user__username", flat=True)) == ["ann"]
+
+
+def test_declining_all_removes_every_invitation_and_no_membership(ann, bob):
+    pools = strangers_invite("bob", 3)
+    mine = pool_create(user=bob, name="Mine")
+    assert pool_decline_all(user=bob) == 3
+    assert not PoolMember.objects.filter(user=bob, accepted_at__isnull=True).exists()
+    assert PoolMember.objects.filter(user=bob, pool=mine).exists()
+    assert all(p.members.count() == 1 for p in pools)
+    assert pool_decline_all(user=bob) == 0
+
+
+def test_the_invitations_listed_are_the_newest_and_the_count_says_how_many_wait(bob):
+    pools = strangers_invite("bob", MAX_INVITATIONS_SHOWN + 2)
+    for n, member in enumerate(PoolMember.objects.filter(user=bob).order_by("pk")):
+        earlier = timezone.now() - timedelta(minutes=len(pools) - n)  # the last made is newest
+        PoolMember.objects.filter(pk=member.pk).update(invited_at=earlier)
+    state = pool_state(user=bob)
+    assert state.invitations_waiting == MAX_INVITATIONS_SHOWN + 2
+    assert len(state.invitations) == MAX_INVITATIONS_SHOWN
+    assert state.invitations[0].pool == pools[-1]
 
 
 def test_accepting_while_in_another_pool_is_refused_until_leaving(ann, bob):
@@ -232,5 +325,12 @@ def test_the_readme_limits_table_states_the_sharing_and_pool_limits():
     pools = next(line for line in table.splitlines() if line.startswith("| a pool ("))
     assert f"**{MAX_SHARES}** users" in sharing and "`MAX_SHARES`" in sharing
     assert f"**{MAX_POOL_MEMBERS}** members" in pools
-    assert f"**{MAX_INVITATIONS}** invitations" in pools
+    assert f"**{MAX_INVITATIONS_OUT}** invitations waiting" in pools
+    assert f"**{INVITATION_DAYS}** days" in pools
     assert f"1 to {POOL_NAME_MAX} characters" in pools
+
+
+def test_manage_py_purge_invitations_deletes_the_expired_ones(ann, bob):
+    age(pool_invite(pool=pool_create(user=ann, name="Club"), by=ann, username="bob"), 15)
+    call_command("purge_invitations", stdout=StringIO())
+    assert not PoolMember.objects.filter(user=bob).exists()

@@ -112,3 +112,24 @@ def test_sign_up_is_throttled_per_address_and_a_refused_one_makes_no_account(rat
     # From elsewhere, signing up still works.
     body["username"] = "fourth"
     assert Client(REMOTE_ADDR="198.51.100.7").post("/accounts/signup/", body).status_code == 302
+
+
+def test_sign_up_counts_by_address_though_each_new_account_is_signed_in(rates):
+    rates(signup="2/hour")
+    client = Client()  # keeps the session cookie of each account it makes
+    for name in ("first", "second"):
+        body = {"username": name, "password1": "a-Long-pass-42", "password2": "a-Long-pass-42"}
+        assert client.post("/accounts/signup/", body).status_code == 302
+        assert client.session["_auth_user_id"]
+    body = {"username": "third", "password1": "a-Long-pass-42", "password2": "a-Long-pass-42"}
+    assert_refused(client.post("/accounts/signup/", body), "2 sign-ups an hour")
+    assert not User.objects.filter(username="third").exists()
+
+
+def test_password_reset_counts_by_address_whoever_is_signed_in(rates):
+    rates(password_reset="1/hour")
+    assert Client().post("/accounts/password_reset/", {"email": "a@example.com"}).status_code == 302
+    member = Client()
+    member.force_login(User.objects.create_user("member", password="x-Long-pass-9"))
+    refused = member.post("/accounts/password_reset/", {"email": "b@example.com"})
+    assert_refused(refused, "1 password reset request an hour")

@@ -19,16 +19,24 @@ from cardsite.api.fields import StrictCharField, StrictIntegerField
 from cardsite.collection.models import Pool
 from cardsite.collection.services.people import USERNAME_MAX, user_named
 from cardsite.collection.services.pools import (
+    INVITATION_DAYS,
     POOL_NAME_MAX,
     accepted_pool,
     pool_accept,
     pool_create,
     pool_decline,
+    pool_decline_all,
     pool_invite,
     pool_leave,
 )
 from cardsite.collection.services.sharing import collection_share, collection_unshare
-from cardsite.collection.sharing_selectors import invited_pool, pool_state, readers_of, shared_with
+from cardsite.collection.sharing_selectors import (
+    MAX_INVITATIONS_SHOWN,
+    invited_pool,
+    pool_state,
+    readers_of,
+    shared_with,
+)
 from engines.errors import InputError
 
 POOL_ID_MAX = 2**63 - 1
@@ -83,7 +91,14 @@ class InvitationSerializer(serializers.Serializer):
 
 class PoolStateSerializer(serializers.Serializer):
     pool = PoolSerializer(allow_null=True, help_text="Your pool, or null.")
-    invitations = InvitationSerializer(many=True, help_text="Pools inviting you.")
+    invitations = InvitationSerializer(
+        many=True,
+        help_text=f"Pools inviting you, the newest {MAX_INVITATIONS_SHOWN} at most, newest first;"
+        f" an invitation expires after {INVITATION_DAYS} days unanswered.",
+    )
+    invitations_waiting = serializers.IntegerField(
+        help_text="How many invitations are waiting for you, listed or not."
+    )
 
 
 def _valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:
@@ -121,6 +136,7 @@ def _pool_state(user: Any) -> dict[str, Any]:
             }
             for i in state.invitations
         ],
+        "invitations_waiting": state.invitations_waiting,
     }
 
 
@@ -230,6 +246,17 @@ class PoolDeclineView(_Own):
         pool = _invited(request.user, data["pool"])
         if not pool_decline(user=request.user, pool=pool):
             raise InputError("pool", "You are a member of that pool: leave it instead.")
+        return Response(_pool_state(request.user))
+
+
+class PoolDeclineAllView(_Own):
+    @extend_schema(
+        request=None,
+        responses={200: PoolStateSerializer},
+        summary="Decline every pool invitation waiting for you",
+    )
+    def post(self, request: Request) -> Response:
+        pool_decline_all(user=request.user)
         return Response(_pool_state(request.user))
 
 

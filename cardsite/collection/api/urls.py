@@ -2,6 +2,7 @@ from django.urls import path
 
 from cardsite.collection.api.sharing import (
     PoolAcceptView,
+    PoolDeclineAllView,
     PoolDeclineView,
     PoolInviteView,
     PoolLeaveView,
@@ -32,5 +33,10 @@ urlpatterns = [
     path("collection/pool/invite/", PoolInviteView.as_view(), name="collection-pool-invite"),
     path("collection/pool/accept/", PoolAcceptView.as_view(), name="collection-pool-accept"),
     path("collection/pool/decline/", PoolDeclineView.as_view(), name="collection-pool-decline"),
+    path(
+        "collection/pool/decline-all/",
+        PoolDeclineAllView.as_view(),
+        name="collection-pool-decline-all",
+    ),
     path("collection/pool/leave/", PoolLeaveView.as_view(), name="collection-pool-leave"),
 ]

@@ -3,25 +3,55 @@
 An invitation counts for nothing until its user accepts it (the selectors count accepted
 members only). A user is in at most one accepted pool, so joining another means leaving first.
 Pooling lets members read each other's collection rows, as `can_read_collection` says.
+
+Invitations are limited per sender, never per invitee: a cap on what one user may have
+waiting would let strangers fill it and so refuse a friend's invitation. A sender has at most
+MAX_INVITATIONS_OUT waiting and one to each user; an invitation expires after
+INVITATION_DAYS, and its user can decline them all at once.
 """
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from cardsite.collection.models import Pool, PoolMember
-from cardsite.collection.services.owner_lock import lock_owner
 from cardsite.collection.services.people import user_named
 from engines.errors import InputError
 
 # Members and open invitations of one pool together: a playgroup around a table.
 MAX_POOL_MEMBERS = 12
-# Invitations one user may have waiting, from different pools, before more are refused.
-MAX_INVITATIONS = 20
+# Invitations one sender may have waiting, from whichever pools (they may have left some).
+MAX_INVITATIONS_OUT = 20
+# Days an invitation waits for an answer; after that it counts for nothing and is deleted.
+INVITATION_DAYS = 14
 POOL_NAME_MAX = Pool._meta.get_field("name").max_length or 80
+
+
+def invitation_cutoff() -> datetime:
+    """Invitations made before this have expired."""
+    return timezone.now() - timedelta(days=INVITATION_DAYS)
+
+
+def waiting_invitations() -> QuerySet[PoolMember]:
+    """Invitations not yet accepted, declined or expired."""
+    return PoolMember.objects.filter(accepted_at__isnull=True, invited_at__gt=invitation_cutoff())
+
+
+def invitations_expire(*, pool: Pool | None = None) -> int:
+    """Delete the expired invitations (they count for nothing already), `pool`'s or all;
+    how many. Celery beat runs it daily for all (`manage.py purge_invitations`)."""
+    expired = PoolMember.objects.filter(
+        accepted_at__isnull=True, invited_at__lte=invitation_cutoff()
+    )
+    if pool is not None:
+        expired = expired.filter(pool=pool)
+    deleted, _ = expired.delete()
+    return deleted
 
 
 def accepted_pool(*, user: Any) -> Pool | None:
@@ -64,7 +94,9 @@ def pool_create(*, user: Any, name: str) -> Pool:
 def pool_invite(*, pool: Pool, by: Any, username: str) -> PoolMember:
     """Invite the user called `username` into `pool`, on behalf of `by`, who must be one of
     its members. Inviting someone again changes nothing. InputError naming `username` for no
-    such user, oneself, a full pool or a full inbox; naming `pool` if `by` is not a member."""
+    such user, oneself, a full pool, an invitation from `by` waiting for them already (from
+    another pool) or `by` having MAX_INVITATIONS_OUT waiting; naming `pool` if `by` is not a
+    member."""
     invitee = user_named(username)
     if invitee.pk == by.pk:
         raise InputError("username", "You are in this pool already.")
@@ -75,6 +107,7 @@ def pool_invite(*, pool: Pool, by: Any, username: str) -> PoolMember:
             raise InputError("pool", "That pool no longer exists: its last member left it.")
         if not PoolMember.objects.filter(pool=pool, user=by, accepted_at__isnull=False).exists():
             raise InputError("pool", "Only the pool's members may invite people to it.")
+        invitations_expire(pool=pool)  # this pool's only: it alone is locked
         existing = PoolMember.objects.filter(pool=pool, user=invitee).first()
         if existing is not None:
             return existing
@@ -83,14 +116,18 @@ def pool_invite(*, pool: Pool, by: Any, username: str) -> PoolMember:
                 "username",
                 f"A pool holds at most {MAX_POOL_MEMBERS} members and invitations together.",
             )
-        # Invitations from other pools are counted under the invitee's lock (pools' locks
-        # are taken before users', never after, so this cannot deadlock).
-        lock_owner(owner=invitee)
-        waiting = PoolMember.objects.filter(user=invitee, accepted_at__isnull=True).count()
-        if waiting >= MAX_INVITATIONS:
+        sent = waiting_invitations().filter(invited_by=by)
+        if sent.filter(user=invitee).exists():
             raise InputError(
                 "username",
-                f"That user has {MAX_INVITATIONS} invitations waiting already, the most allowed.",
+                "You have invited that user already, to another pool: one invitation from"
+                " you may wait for them at a time.",
+            )
+        if sent.count() >= MAX_INVITATIONS_OUT:
+            raise InputError(
+                "username",
+                f"You have {MAX_INVITATIONS_OUT} invitations waiting for an answer, the most"
+                f" allowed; they expire after {INVITATION_DAYS} days.",
             )
         return PoolMember.objects.create(pool=pool, user=invitee, invited_by=by)
 
@@ -101,7 +138,11 @@ def _lock_pool(pool_id: int) -> bool:
 
 
 def _invitation(*, user: Any, pool: Pool) -> PoolMember:
-    member = PoolMember.objects.filter(pool=pool, user=user).first()
+    member = (
+        PoolMember.objects.filter(pool=pool, user=user)
+        .exclude(accepted_at__isnull=True, invited_at__lte=invitation_cutoff())
+        .first()
+    )
     if member is None:
         raise InputError("pool", "You have no invitation to that pool.")
     return member
@@ -135,6 +176,13 @@ def pool_decline(*, user: Any, pool: Pool) -> bool:
     """Turn down `pool`'s invitation; whether there was one waiting."""
     removed, _ = PoolMember.objects.filter(pool=pool, user=user, accepted_at__isnull=True).delete()
     return removed > 0
+
+
+def pool_decline_all(*, user: Any) -> int:
+    """Turn down every invitation waiting for `user` (expired ones too); how many were
+    waiting."""
+    removed, _ = PoolMember.objects.filter(user=user, accepted_at__isnull=True).delete()
+    return removed
 
 
 def pool_leave(*, user: Any) -> bool:
