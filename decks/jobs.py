@@ -12,6 +12,13 @@ job_purge_expired removes the row and the file.
 Bounds: one client may have JOB_MAX_ACTIVE_PER_CLIENT jobs queued or running at once; a job
 running past JOB_TIME_LIMIT_SECONDS is failed; a job whose worker died is run once more, then
 failed.
+
+A worker that dies takes its job's heartbeat with it: the process holding a job (the worker
+running it, or the web process whose threads queue or run it) writes the job's heartbeat_at
+every JOB_HEARTBEAT_SECONDS, and job_sweep, run when the job's status is read, when a job is
+asked for and by beat every half minute, re-queues a job silent for JOB_HEARTBEAT_STALE_SECONDS
+(once; the second time it is failed). The broker alone would hand the task back only after its
+visibility timeout, an hour, or never if the worker's main process was killed with it.
 """
 
 from __future__ import annotations
@@ -19,12 +26,14 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -59,6 +68,11 @@ PROGRESS_INTERVAL = 0.5
 # The first run and one more, for a job whose worker died under it.
 MAX_ATTEMPTS = 2
 ACTIVE = (Job.Status.QUEUED, Job.Status.RUNNING)
+STOPPED = "The job was not finished: the worker running it stopped, twice."
+NOT_TAKEN = (
+    "The job was not finished: the worker running it stopped, and no other worker took it up"
+    " within its time limit."
+)
 
 
 def broker_configured() -> bool:
@@ -194,16 +208,10 @@ def job_submit(
             client=client,
             # Even a job no worker ever takes must go in the end.
             expires_at=timezone.now() + _ttl(),
+            heartbeat_at=timezone.now(),
         )
-    if broker_configured():
-        from decks.tasks import run_job
-
-        # After commit: the worker must find the row, and must not run a job whose request
-        # failed and rolled back.
-        transaction.on_commit(lambda: run_job.delay(job.key))
-    elif in_thread:
-        # After commit, as for a worker: the thread reads the row on its own connection.
-        transaction.on_commit(lambda: _job_threads().submit(_run_in_thread, job.key))
+    if broker_configured() or in_thread:
+        _start(job.key)
     else:
         job_run(key=job.key)
         job.refresh_from_db()
@@ -212,6 +220,24 @@ def job_submit(
 
 _THREADS: ThreadPoolExecutor | None = None
 _THREADS_LOCK = threading.Lock()
+
+
+def _start(key: str) -> None:
+    """Hand a queued job to a worker through the broker, or without one to this process's job
+    threads. After commit: the worker or thread must find the row, and must not run a job
+    whose request failed and rolled back."""
+    if broker_configured():
+        from decks.tasks import run_job
+
+        transaction.on_commit(lambda: run_job.delay(key))
+    else:
+        transaction.on_commit(lambda: _submit_to_threads(key))
+
+
+def _submit_to_threads(key: str) -> None:
+    # Beating from now: a job waiting for a thread is as much this process's as a running one.
+    HEARTBEAT.hold(key)
+    _job_threads().submit(_run_in_thread, key)
 
 
 def _job_threads() -> ThreadPoolExecutor:
@@ -257,7 +283,64 @@ def _run_in_thread(key: str) -> None:
         except Exception:
             log.exception("job %s could not be marked failed", key)
     finally:
+        HEARTBEAT.release(key)
         connection.close()
+
+
+class Heartbeat:
+    """The jobs this process holds (running, or queued in its threads), and a thread beside the
+    work that writes their heartbeat_at every JOB_HEARTBEAT_SECONDS: the work itself writes
+    only progress, which a long step or a wait for a thread leaves unwritten for a while. The
+    thread ends when the process holds no job, and another starts with the next one (also in
+    a forked worker process, which inherits the set but not the thread)."""
+
+    def __init__(self) -> None:
+        self.keys: set[str] = set()
+        self.lock = threading.Lock()
+        self.thread: threading.Thread | None = None
+        self.pid = 0
+
+    def hold(self, key: str) -> None:
+        with self.lock:
+            if self.pid != os.getpid():
+                self.pid, self.keys, self.thread = os.getpid(), set(), None
+            self.keys.add(key)
+            if self.thread is None or not self.thread.is_alive():
+                self.thread = threading.Thread(
+                    target=self._beat, name="cardsite-job-heartbeat", daemon=True
+                )
+                self.thread.start()
+
+    def release(self, key: str) -> None:
+        with self.lock:
+            self.keys.discard(key)
+
+    def _beat(self) -> None:
+        while True:
+            time.sleep(settings.JOB_HEARTBEAT_SECONDS)
+            with self.lock:
+                keys = list(self.keys)
+                if not keys:
+                    self.thread = None
+                    return
+            try:
+                _retried(partial(_write_heartbeat, keys))
+            except Exception:
+                # A missed beat is made up by the next; the sweep waits for several.
+                log.warning("job heartbeat not written for %s", keys, exc_info=True)
+            finally:
+                # No connection kept between beats: nothing may hold one the process does
+                # not use (PostgreSQL cannot drop a database a connection is open on).
+                connection.close()
+
+
+def _write_heartbeat(keys: list[str]) -> int:
+    return int(
+        Job.objects.filter(key__in=keys, status__in=ACTIVE).update(heartbeat_at=timezone.now())
+    )
+
+
+HEARTBEAT = Heartbeat()
 
 
 def _lock_for(client: str) -> None:
@@ -320,29 +403,52 @@ RUNNERS: dict[str, Callable[[Job, Callable[[int], None]], tuple[str, bytes]]] = 
 }
 
 
+def _stale_before() -> Any:
+    return timezone.now() - timedelta(seconds=settings.JOB_HEARTBEAT_STALE_SECONDS)
+
+
 def job_run(*, key: str) -> None:
-    """Run a queued job to its end. A task comes back while its job is running only when the
-    worker running it died (Celery's reject_on_worker_lost; the broker's visibility timeout
-    is longer than any job may run), so such a job is taken again, once; after that it is
-    failed. A finished job is left alone."""
+    """Run a queued job to its end. A task comes back while its job is running when the
+    worker process running it died (Celery's reject_on_worker_lost), or twice over when
+    job_sweep re-queued it meanwhile: a job whose heartbeat has stopped is taken again, once,
+    and after that failed; one whose heartbeat is still live is another run's, and left to it,
+    as is a finished job."""
+    dead = Q(heartbeat_at__isnull=True) | Q(heartbeat_at__lt=_stale_before())
     claimed = _retried(
         lambda: Job.objects.filter(
-            Q(status=Job.Status.QUEUED) | Q(status=Job.Status.RUNNING, attempts__lt=MAX_ATTEMPTS),
+            Q(status=Job.Status.QUEUED)
+            | Q(dead, status=Job.Status.RUNNING, attempts__lt=MAX_ATTEMPTS),
             key=key,
         ).update(
             status=Job.Status.RUNNING,
             attempts=F("attempts") + 1,
             started_at=timezone.now(),
+            heartbeat_at=timezone.now(),
             done=0,
         )
     )
     if not claimed:
         _finish(
-            Job.objects.filter(key=key, status=Job.Status.RUNNING, attempts__gte=MAX_ATTEMPTS),
+            Job.objects.filter(
+                dead, key=key, status=Job.Status.RUNNING, attempts__gte=MAX_ATTEMPTS
+            ),
             status=Job.Status.FAILED,
-            error="The job stopped when the worker running it died, twice; it was not run again.",
+            error=STOPPED,
         )
         return
+    # Inline in a request, the job is finished before anyone else can see it; elsewhere (a
+    # worker, a job thread) its heartbeat tells the sweep that it is still being run.
+    beating = not transaction.get_connection().in_atomic_block
+    if beating:
+        HEARTBEAT.hold(key)
+    try:
+        _run_claimed(key)
+    finally:
+        if beating:
+            HEARTBEAT.release(key)
+
+
+def _run_claimed(key: str) -> None:
     job = Job.objects.get(key=key)
     progress = Progress(job)
     # Run inline inside a request's transaction, a savepoint keeps a failure from spoiling it.
@@ -397,10 +503,15 @@ def _finish(jobs: Any, **fields: Any) -> int:
 
 def job_fail_overdue(jobs: Any = None) -> int:
     """Fail every job (of `jobs`, or all) running past JOB_TIME_LIMIT_SECONDS; the number
-    failed."""
+    failed. Only a job whose heartbeat was still live when its time ran out: one whose worker
+    died before that is job_sweep's to run again."""
     limit = settings.JOB_TIME_LIMIT_SECONDS
+    stale = settings.JOB_HEARTBEAT_STALE_SECONDS
     overdue = (Job.objects.all() if jobs is None else jobs).filter(
-        status=Job.Status.RUNNING, started_at__lte=timezone.now() - timedelta(seconds=limit)
+        Q(heartbeat_at__isnull=True)
+        | Q(heartbeat_at__gte=F("started_at") + timedelta(seconds=limit - stale)),
+        status=Job.Status.RUNNING,
+        started_at__lte=timezone.now() - timedelta(seconds=limit),
     )
     return _finish(
         overdue,
@@ -410,19 +521,60 @@ def job_fail_overdue(jobs: Any = None) -> int:
     )
 
 
+def job_sweep(jobs: Any = None) -> int:
+    """Settle every job (of `jobs`, or all) that nobody will finish: fail those past their time
+    limit; re-queue, once, those whose heartbeat is older than JOB_HEARTBEAT_STALE_SECONDS,
+    and fail them the second time; fail a re-queued job no worker took up within the time
+    limit. The number of jobs changed.
+
+    With a broker, only running jobs beat: a queued one waits in the broker, which keeps it.
+    Without one, every job still active after its request is some web process's threads',
+    queued or running, and goes back into this process's threads."""
+    jobs = Job.objects.all() if jobs is None else jobs
+    changed = job_fail_overdue(jobs)
+    stale = jobs.filter(
+        status__in=(Job.Status.RUNNING,) if broker_configured() else ACTIVE,
+        heartbeat_at__lt=_stale_before(),
+    )
+    changed += _finish(
+        stale.filter(status=Job.Status.RUNNING, attempts__gte=MAX_ATTEMPTS),
+        status=Job.Status.FAILED,
+        error=STOPPED,
+    )
+    for job in stale.filter(attempts__lt=MAX_ATTEMPTS).only("pk", "key", "status", "attempts"):
+        # Only if no other sweep, nor a heartbeat, came first.
+        requeued = Job.objects.filter(
+            pk=job.pk,
+            status=job.status,
+            attempts=job.attempts,
+            heartbeat_at__lt=_stale_before(),
+        ).update(status=Job.Status.QUEUED, heartbeat_at=timezone.now(), done=0)
+        if requeued:
+            log.warning("job %s: its worker stopped; queued again", job.key)
+            _start(job.key)
+            changed += 1
+    limit = timezone.now() - timedelta(seconds=settings.JOB_TIME_LIMIT_SECONDS)
+    changed += _finish(
+        jobs.filter(status=Job.Status.QUEUED, attempts__gte=1, started_at__lte=limit),
+        status=Job.Status.FAILED,
+        error=NOT_TAKEN,
+    )
+    return changed
+
+
 def job_read(*, key: str, user: Any) -> Job | None:
-    """The job with this key if `user` may read it (decks.selectors.job_for_reader), failed
-    first if it has run past its time limit, so that nobody waits on it for ever."""
+    """The job with this key if `user` may read it (decks.selectors.job_for_reader), settled
+    first (job_sweep) if nobody will finish it, so that nobody waits on it for ever."""
     job = job_for_reader(key=key, user=user)
-    if job is not None and job_fail_overdue(Job.objects.filter(pk=job.pk)):
+    if job is not None and job.status in ACTIVE and job_sweep(Job.objects.filter(pk=job.pk)):
         job.refresh_from_db()
     return job
 
 
 def job_purge_expired() -> int:
-    """Fail jobs past their time limit, then delete expired jobs and their files; the number
-    deleted."""
-    job_fail_overdue()
+    """Settle the jobs nobody will finish (job_sweep), then delete expired jobs and their
+    files; the number deleted."""
+    job_sweep()
     expired = list(Job.objects.filter(expires_at__lte=timezone.now()))
     for job in expired:
         if job.result:
