@@ -524,8 +524,8 @@ def job_fail_overdue(jobs: Any = None) -> int:
 def job_sweep(jobs: Any = None) -> int:
     """Settle every job (of `jobs`, or all) that nobody will finish: fail those past their time
     limit; re-queue, once, those whose heartbeat is older than JOB_HEARTBEAT_STALE_SECONDS,
-    and fail them the second time; fail a re-queued job no worker took up within the time
-    limit. The number of jobs changed.
+    and fail them the second time; fail a job queued again that no worker took up within
+    JOB_TIME_LIMIT_SECONDS. The number of jobs changed.
 
     With a broker, only running jobs beat: a queued one waits in the broker, which keeps it.
     Without one, every job still active after its request is some web process's threads',
@@ -555,7 +555,8 @@ def job_sweep(jobs: Any = None) -> int:
             changed += 1
     limit = timezone.now() - timedelta(seconds=settings.JOB_TIME_LIMIT_SECONDS)
     changed += _finish(
-        jobs.filter(status=Job.Status.QUEUED, attempts__gte=1, started_at__lte=limit),
+        # Its heartbeat_at is when it was queued again: a worker's queued job does not beat.
+        jobs.filter(status=Job.Status.QUEUED, attempts__gte=1, heartbeat_at__lte=limit),
         status=Job.Status.FAILED,
         error=NOT_TAKEN,
     )
