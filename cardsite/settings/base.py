@@ -191,6 +191,10 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # threshold must leave room for a few missed beats on a busy machine.
 JOB_HEARTBEAT_SECONDS = env.float("JOB_HEARTBEAT_SECONDS", default=10.0)
 JOB_HEARTBEAT_STALE_SECONDS = env.float("JOB_HEARTBEAT_STALE_SECONDS", default=60.0)
+# Celery's scheduler, which also says beat is alive for `manage.py check` (cardsite/celery.py),
+# ticking at least as often as it must say so.
+CELERY_BEAT_SCHEDULER = "cardsite.celery:LivenessScheduler"
+CELERY_BEAT_MAX_INTERVAL = 10
 CELERY_BEAT_SCHEDULE = {
     # Jobs whose worker died, found even when nobody polls them (decks.jobs.job_sweep).
     "sweep-jobs": {"task": "decks.tasks.sweep_jobs", "schedule": 30.0},
