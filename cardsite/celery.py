@@ -40,7 +40,7 @@ PREFIX = "cardsite:celery:alive"
 WORKER_LAST_SEEN = "cardsite:celery:worker-last-seen"
 
 
-def _broker() -> "redis.Redis[bytes]":
+def _broker() -> redis.Redis:
     from django.conf import settings
 
     return redis.Redis.from_url(

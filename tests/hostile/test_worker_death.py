@@ -26,8 +26,9 @@ from django.contrib.auth.models import User
 from django.db import connection
 from rest_framework.test import APIClient
 
+from cardsite import celery
 from cardsite.catalogue.models import Card, Game
-from cardsite.celery import app
+from cardsite.celery import app, check_beat_has_workers
 from decks.models import Job
 from decks.services import Intake, RequestedCard, deck_create
 from tests.redis_dbs import redis_url
@@ -81,7 +82,7 @@ def _forget(name):
             broker.zrem("unacked_index", tag)
 
 
-def start_worker(queue, media_root):
+def start_worker(queue, media_root, *extra):
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "cardsite.settings.test",
@@ -93,7 +94,7 @@ def start_worker(queue, media_root):
     }
     command = [sys.executable, "-m", "celery", "-A", "cardsite", "worker", "--pool", "prefork"]
     command += ["--concurrency", "1", "--queues", queue, "--hostname", f"{queue}@localhost"]
-    command += ["--without-mingle", "--without-gossip", "--loglevel", "WARNING"]
+    command += ["--without-mingle", "--without-gossip", "--loglevel", "WARNING", *extra]
     return subprocess.Popen(
         command,
         cwd=ROOT,
@@ -283,3 +284,33 @@ def test_a_job_whose_whole_worker_is_killed_is_queued_again_then_failed_past_its
             "The job was not finished: the worker running it stopped, and no other worker took"
             " it up within its time limit."
         )
+
+
+def gone(pid):
+    """Whether a process has ended: no longer there, or a zombie nobody has reaped yet."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+def test_a_beat_inside_a_worker_whose_main_process_is_killed_stops_rather_than_orphaned(
+    queue, settings, tmp_path
+):
+    schedule = str(tmp_path / "celerybeat-schedule")
+    worker = start_worker(queue, settings.MEDIA_ROOT, "--beat", "--schedule", schedule)
+    try:
+        beats = wait_for(lambda: celery.alive("beat"), "the beat to say it is alive")
+        wait_for(lambda: celery.alive("worker"), "the worker to say it is alive")
+        # Both seen: nothing to report (another test's worker may still be remembered).
+        assert "cardsite.W001" not in [m.id for m in check_beat_has_workers()]
+        (beat,) = [b for b in beats if b["embedded_in"] == worker.pid]
+
+        os.kill(worker.pid, signal.SIGKILL)
+        worker.wait(timeout=30)
+        # Its parent gone, the beat stops at its next tick, and schedules nothing more.
+        wait_for(lambda: gone(beat["pid"]), "the orphaned beat to stop")
+    finally:
+        os.killpg(worker.pid, signal.SIGKILL)
+        # What the beat sent went to Celery's default queue, which no test's worker reads.
+        redis.Redis.from_url(BROKER).delete("celery")
