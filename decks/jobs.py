@@ -11,14 +11,7 @@ job_purge_expired removes the row and the file.
 
 Bounds: one client may have JOB_MAX_ACTIVE_PER_CLIENT jobs queued or running at once; a job
 running past JOB_TIME_LIMIT_SECONDS is failed; a job whose worker died is run once more, then
-failed.
-
-A worker that dies takes its job's heartbeat with it: the process holding a job (the worker
-running it, or the web process whose threads queue or run it) writes the job's heartbeat_at
-every JOB_HEARTBEAT_SECONDS, and job_sweep, run when the job's status is read, when a job is
-asked for and by beat every half minute, re-queues a job silent for JOB_HEARTBEAT_STALE_SECONDS
-(once; the second time it is failed). The broker alone would hand the task back only after its
-visibility timeout, an hour, or never if the worker's main process was killed with it.
+failed: it is found by its silent heartbeat (decks.job_heartbeat, and job_sweep here).
 """
 
 from __future__ import annotations
@@ -26,14 +19,12 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
 from datetime import timedelta
-from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -45,6 +36,7 @@ from django.utils import timezone
 
 from cardsite.catalogue.models import Card, Game
 from cardsite.limits import LimitReached
+from decks.job_heartbeat import ACTIVE, HEARTBEAT, retried, stale_before
 from decks.models import Job
 from decks.printing import SheetOrder, order_cards, print_order
 from decks.proxies import pages_for
@@ -67,12 +59,8 @@ log = logging.getLogger(__name__)
 PROGRESS_INTERVAL = 0.5
 # The first run and one more, for a job whose worker died under it.
 MAX_ATTEMPTS = 2
-ACTIVE = (Job.Status.QUEUED, Job.Status.RUNNING)
 STOPPED = "The job was not finished: the worker running it stopped, twice."
-NOT_TAKEN = (
-    "The job was not finished: the worker running it stopped, and no other worker took it up"
-    " within its time limit."
-)
+NOT_TAKEN = "The job was not finished: the worker running it stopped; no other worker took it up."
 
 
 def broker_configured() -> bool:
@@ -287,62 +275,6 @@ def _run_in_thread(key: str) -> None:
         connection.close()
 
 
-class Heartbeat:
-    """The jobs this process holds (running, or queued in its threads), and a thread beside the
-    work that writes their heartbeat_at every JOB_HEARTBEAT_SECONDS: the work itself writes
-    only progress, which a long step or a wait for a thread leaves unwritten for a while. The
-    thread ends when the process holds no job, and another starts with the next one (also in
-    a forked worker process, which inherits the set but not the thread)."""
-
-    def __init__(self) -> None:
-        self.keys: set[str] = set()
-        self.lock = threading.Lock()
-        self.thread: threading.Thread | None = None
-        self.pid = 0
-
-    def hold(self, key: str) -> None:
-        with self.lock:
-            if self.pid != os.getpid():
-                self.pid, self.keys, self.thread = os.getpid(), set(), None
-            self.keys.add(key)
-            if self.thread is None or not self.thread.is_alive():
-                self.thread = threading.Thread(
-                    target=self._beat, name="cardsite-job-heartbeat", daemon=True
-                )
-                self.thread.start()
-
-    def release(self, key: str) -> None:
-        with self.lock:
-            self.keys.discard(key)
-
-    def _beat(self) -> None:
-        while True:
-            time.sleep(settings.JOB_HEARTBEAT_SECONDS)
-            with self.lock:
-                keys = list(self.keys)
-                if not keys:
-                    self.thread = None
-                    return
-            try:
-                _retried(partial(_write_heartbeat, keys))
-            except Exception:
-                # A missed beat is made up by the next; the sweep waits for several.
-                log.warning("job heartbeat not written for %s", keys, exc_info=True)
-            finally:
-                # No connection kept between beats: nothing may hold one the process does
-                # not use (PostgreSQL cannot drop a database a connection is open on).
-                connection.close()
-
-
-def _write_heartbeat(keys: list[str]) -> int:
-    return int(
-        Job.objects.filter(key__in=keys, status__in=ACTIVE).update(heartbeat_at=timezone.now())
-    )
-
-
-HEARTBEAT = Heartbeat()
-
-
 def _lock_for(client: str) -> None:
     """Hold, until the transaction ends, a lock on this client's jobs, so that two requests at
     once cannot both count one job too few. PostgreSQL only: SQLite lets one writer in at a
@@ -403,18 +335,14 @@ RUNNERS: dict[str, Callable[[Job, Callable[[int], None]], tuple[str, bytes]]] = 
 }
 
 
-def _stale_before() -> Any:
-    return timezone.now() - timedelta(seconds=settings.JOB_HEARTBEAT_STALE_SECONDS)
-
-
 def job_run(*, key: str) -> None:
     """Run a queued job to its end. A task comes back while its job is running when the
     worker process running it died (Celery's reject_on_worker_lost), or twice over when
     job_sweep re-queued it meanwhile: a job whose heartbeat has stopped is taken again, once,
     and after that failed; one whose heartbeat is still live is another run's, and left to it,
     as is a finished job."""
-    dead = Q(heartbeat_at__isnull=True) | Q(heartbeat_at__lt=_stale_before())
-    claimed = _retried(
+    dead = Q(heartbeat_at__isnull=True) | Q(heartbeat_at__lt=stale_before())
+    claimed = retried(
         lambda: Job.objects.filter(
             Q(status=Job.Status.QUEUED)
             | Q(dead, status=Job.Status.RUNNING, attempts__lt=MAX_ATTEMPTS),
@@ -466,7 +394,7 @@ def _run_claimed(key: str) -> None:
         _finish(_this_run(job), status=Job.Status.FAILED, error="The job failed unexpectedly.")
         return
     job.result.save(name, ContentFile(content), save=False)
-    finished = _retried(
+    finished = retried(
         lambda: _finish(
             _this_run(job), status=Job.Status.DONE, result=job.result.name, done=F("total")
         )
@@ -475,20 +403,6 @@ def _run_claimed(key: str) -> None:
         # Failed meanwhile (past its time limit), or taken by another run: this result is
         # nobody's.
         job.result.delete(save=False)
-
-
-def _retried(write: Callable[[], int], attempts: int = 40) -> int:
-    """A short write tried again while SQLite refuses it as locked: a job thread writes beside
-    the web requests, and SQLite lets one writer in at a time (an in-memory database, as the
-    tests use, without waiting at all). Other errors, and PostgreSQL's, go straight up."""
-    for attempt in range(attempts):
-        try:
-            return write()
-        except OperationalError as exc:
-            if "locked" not in str(exc) or attempt == attempts - 1:
-                raise
-            time.sleep(0.05)
-    return 0
 
 
 def _this_run(job: Job) -> Any:
@@ -534,7 +448,7 @@ def job_sweep(jobs: Any = None) -> int:
     changed = job_fail_overdue(jobs)
     stale = jobs.filter(
         status__in=(Job.Status.RUNNING,) if broker_configured() else ACTIVE,
-        heartbeat_at__lt=_stale_before(),
+        heartbeat_at__lt=stale_before(),
     )
     changed += _finish(
         stale.filter(status=Job.Status.RUNNING, attempts__gte=MAX_ATTEMPTS),
@@ -547,7 +461,7 @@ def job_sweep(jobs: Any = None) -> int:
             pk=job.pk,
             status=job.status,
             attempts=job.attempts,
-            heartbeat_at__lt=_stale_before(),
+            heartbeat_at__lt=stale_before(),
         ).update(status=Job.Status.QUEUED, heartbeat_at=timezone.now(), done=0)
         if requeued:
             log.warning("job %s: its worker stopped; queued again", job.key)

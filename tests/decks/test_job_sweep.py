@@ -136,7 +136,9 @@ def test_a_job_queued_again_that_no_worker_takes_up_is_failed_past_its_time_limi
     )
     status = client.get(record["url"]).json()
     assert status["status"] == "failed"
-    assert "the worker running it stopped, and no other worker took it up" in status["error"]
+    assert status["error"] == (
+        "The job was not finished: the worker running it stopped; no other worker took it up."
+    )
 
 
 def test_with_a_broker_a_queued_job_waits_in_the_broker_however_old_its_heartbeat(

@@ -281,8 +281,7 @@ def test_a_job_whose_whole_worker_is_killed_is_queued_again_then_failed_past_its
         status = client.get(record["url"]).json()
         assert status["status"] == "failed"
         assert status["error"] == (
-            "The job was not finished: the worker running it stopped, and no other worker took"
-            " it up within its time limit."
+            "The job was not finished: the worker running it stopped; no other worker took it up."
         )
 
 
