@@ -307,7 +307,8 @@ def test_a_beat_inside_a_worker_whose_main_process_is_killed_stops_rather_than_o
 
         os.kill(worker.pid, signal.SIGKILL)
         worker.wait(timeout=30)
-        # Its parent gone, the beat stops at its next tick, and schedules nothing more.
+        # Its parent gone, the beat stops (at its next tick at the latest: with Celery 5.7 it
+        # went as soon, without cardsite's scheduler) and schedules nothing more.
         wait_for(lambda: gone(beat["pid"]), "the orphaned beat to stop")
     finally:
         os.killpg(worker.pid, signal.SIGKILL)
