@@ -59,8 +59,8 @@ PROD_ENV = DJANGO_SETTINGS_MODULE=cardsite.settings.production \
 .secret-key:
 	$(PYTHON) -c "import secrets; print(secrets.token_urlsafe(64))" > $@
 
-# A Celery worker (with beat, for the hourly purge of expired jobs) runs beside gunicorn and
-# stops when gunicorn does.
+# A Celery worker (with beat, for the sweep of jobs whose worker died and the hourly purge of
+# expired jobs) runs beside gunicorn and stops when gunicorn does.
 serve-prod: install .secret-key
 	psql -h 127.0.0.1 -U postgres -tc "SELECT 1 FROM pg_database WHERE datname = 'cardsite'" | grep -q 1 || \
 	  psql -h 127.0.0.1 -U postgres -c "CREATE DATABASE cardsite"

@@ -11,7 +11,7 @@ job_purge_expired removes the row and the file.
 
 Bounds: one client may have JOB_MAX_ACTIVE_PER_CLIENT jobs queued or running at once; a job
 running past JOB_TIME_LIMIT_SECONDS is failed; a job whose worker died is run once more, then
-failed.
+failed: it is found by its silent heartbeat (decks.job_heartbeat, and job_sweep here).
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from django.utils import timezone
 
 from cardsite.catalogue.models import Card, Game
 from cardsite.limits import LimitReached
+from decks.job_heartbeat import ACTIVE, HEARTBEAT, retried, stale_before
 from decks.models import Job
 from decks.printing import SheetOrder, order_cards, print_order
 from decks.proxies import pages_for
@@ -58,7 +59,8 @@ log = logging.getLogger(__name__)
 PROGRESS_INTERVAL = 0.5
 # The first run and one more, for a job whose worker died under it.
 MAX_ATTEMPTS = 2
-ACTIVE = (Job.Status.QUEUED, Job.Status.RUNNING)
+STOPPED = "The job was not finished: the worker running it stopped, twice."
+NOT_TAKEN = "The job was not finished: the worker running it stopped; no other worker took it up."
 
 
 def broker_configured() -> bool:
@@ -194,16 +196,10 @@ def job_submit(
             client=client,
             # Even a job no worker ever takes must go in the end.
             expires_at=timezone.now() + _ttl(),
+            heartbeat_at=timezone.now(),
         )
-    if broker_configured():
-        from decks.tasks import run_job
-
-        # After commit: the worker must find the row, and must not run a job whose request
-        # failed and rolled back.
-        transaction.on_commit(lambda: run_job.delay(job.key))
-    elif in_thread:
-        # After commit, as for a worker: the thread reads the row on its own connection.
-        transaction.on_commit(lambda: _job_threads().submit(_run_in_thread, job.key))
+    if broker_configured() or in_thread:
+        _start(job.key)
     else:
         job_run(key=job.key)
         job.refresh_from_db()
@@ -212,6 +208,24 @@ def job_submit(
 
 _THREADS: ThreadPoolExecutor | None = None
 _THREADS_LOCK = threading.Lock()
+
+
+def _start(key: str) -> None:
+    """Hand a queued job to a worker through the broker, or without one to this process's job
+    threads. After commit: the worker or thread must find the row, and must not run a job
+    whose request failed and rolled back."""
+    if broker_configured():
+        from decks.tasks import run_job
+
+        transaction.on_commit(lambda: run_job.delay(key))
+    else:
+        transaction.on_commit(lambda: _submit_to_threads(key))
+
+
+def _submit_to_threads(key: str) -> None:
+    # Beating from now: a job waiting for a thread is as much this process's as a running one.
+    HEARTBEAT.hold(key)
+    _job_threads().submit(_run_in_thread, key)
 
 
 def _job_threads() -> ThreadPoolExecutor:
@@ -257,6 +271,7 @@ def _run_in_thread(key: str) -> None:
         except Exception:
             log.exception("job %s could not be marked failed", key)
     finally:
+        HEARTBEAT.release(key)
         connection.close()
 
 
@@ -321,28 +336,47 @@ RUNNERS: dict[str, Callable[[Job, Callable[[int], None]], tuple[str, bytes]]] = 
 
 
 def job_run(*, key: str) -> None:
-    """Run a queued job to its end. A task comes back while its job is running only when the
-    worker running it died (Celery's reject_on_worker_lost; the broker's visibility timeout
-    is longer than any job may run), so such a job is taken again, once; after that it is
-    failed. A finished job is left alone."""
-    claimed = _retried(
+    """Run a queued job to its end. A task comes back while its job is running when the
+    worker process running it died (Celery's reject_on_worker_lost), or twice over when
+    job_sweep re-queued it meanwhile: a job whose heartbeat has stopped is taken again, once,
+    and after that failed; one whose heartbeat is still live is another run's, and left to it,
+    as is a finished job."""
+    dead = Q(heartbeat_at__isnull=True) | Q(heartbeat_at__lt=stale_before())
+    claimed = retried(
         lambda: Job.objects.filter(
-            Q(status=Job.Status.QUEUED) | Q(status=Job.Status.RUNNING, attempts__lt=MAX_ATTEMPTS),
+            Q(status=Job.Status.QUEUED)
+            | Q(dead, status=Job.Status.RUNNING, attempts__lt=MAX_ATTEMPTS),
             key=key,
         ).update(
             status=Job.Status.RUNNING,
             attempts=F("attempts") + 1,
             started_at=timezone.now(),
+            heartbeat_at=timezone.now(),
             done=0,
         )
     )
     if not claimed:
         _finish(
-            Job.objects.filter(key=key, status=Job.Status.RUNNING, attempts__gte=MAX_ATTEMPTS),
+            Job.objects.filter(
+                dead, key=key, status=Job.Status.RUNNING, attempts__gte=MAX_ATTEMPTS
+            ),
             status=Job.Status.FAILED,
-            error="The job stopped when the worker running it died, twice; it was not run again.",
+            error=STOPPED,
         )
         return
+    # Inline in a request, the job is finished before anyone else can see it; elsewhere (a
+    # worker, a job thread) its heartbeat tells the sweep that it is still being run.
+    beating = not transaction.get_connection().in_atomic_block
+    if beating:
+        HEARTBEAT.hold(key)
+    try:
+        _run_claimed(key)
+    finally:
+        if beating:
+            HEARTBEAT.release(key)
+
+
+def _run_claimed(key: str) -> None:
     job = Job.objects.get(key=key)
     progress = Progress(job)
     # Run inline inside a request's transaction, a savepoint keeps a failure from spoiling it.
@@ -360,7 +394,7 @@ def job_run(*, key: str) -> None:
         _finish(_this_run(job), status=Job.Status.FAILED, error="The job failed unexpectedly.")
         return
     job.result.save(name, ContentFile(content), save=False)
-    finished = _retried(
+    finished = retried(
         lambda: _finish(
             _this_run(job), status=Job.Status.DONE, result=job.result.name, done=F("total")
         )
@@ -369,20 +403,6 @@ def job_run(*, key: str) -> None:
         # Failed meanwhile (past its time limit), or taken by another run: this result is
         # nobody's.
         job.result.delete(save=False)
-
-
-def _retried(write: Callable[[], int], attempts: int = 40) -> int:
-    """A short write tried again while SQLite refuses it as locked: a job thread writes beside
-    the web requests, and SQLite lets one writer in at a time (an in-memory database, as the
-    tests use, without waiting at all). Other errors, and PostgreSQL's, go straight up."""
-    for attempt in range(attempts):
-        try:
-            return write()
-        except OperationalError as exc:
-            if "locked" not in str(exc) or attempt == attempts - 1:
-                raise
-            time.sleep(0.05)
-    return 0
 
 
 def _this_run(job: Job) -> Any:
@@ -397,10 +417,15 @@ def _finish(jobs: Any, **fields: Any) -> int:
 
 def job_fail_overdue(jobs: Any = None) -> int:
     """Fail every job (of `jobs`, or all) running past JOB_TIME_LIMIT_SECONDS; the number
-    failed."""
+    failed. Only a job whose heartbeat was still live when its time ran out: one whose worker
+    died before that is job_sweep's to run again."""
     limit = settings.JOB_TIME_LIMIT_SECONDS
+    stale = settings.JOB_HEARTBEAT_STALE_SECONDS
     overdue = (Job.objects.all() if jobs is None else jobs).filter(
-        status=Job.Status.RUNNING, started_at__lte=timezone.now() - timedelta(seconds=limit)
+        Q(heartbeat_at__isnull=True)
+        | Q(heartbeat_at__gte=F("started_at") + timedelta(seconds=limit - stale)),
+        status=Job.Status.RUNNING,
+        started_at__lte=timezone.now() - timedelta(seconds=limit),
     )
     return _finish(
         overdue,
@@ -410,19 +435,61 @@ def job_fail_overdue(jobs: Any = None) -> int:
     )
 
 
+def job_sweep(jobs: Any = None) -> int:
+    """Settle every job (of `jobs`, or all) that nobody will finish: fail those past their time
+    limit; re-queue, once, those whose heartbeat is older than JOB_HEARTBEAT_STALE_SECONDS,
+    and fail them the second time; fail a job queued again that no worker took up within
+    JOB_TIME_LIMIT_SECONDS. The number of jobs changed.
+
+    With a broker, only running jobs beat: a queued one waits in the broker, which keeps it.
+    Without one, every job still active after its request is some web process's threads',
+    queued or running, and goes back into this process's threads."""
+    jobs = Job.objects.all() if jobs is None else jobs
+    changed = job_fail_overdue(jobs)
+    stale = jobs.filter(
+        status__in=(Job.Status.RUNNING,) if broker_configured() else ACTIVE,
+        heartbeat_at__lt=stale_before(),
+    )
+    changed += _finish(
+        stale.filter(status=Job.Status.RUNNING, attempts__gte=MAX_ATTEMPTS),
+        status=Job.Status.FAILED,
+        error=STOPPED,
+    )
+    for job in stale.filter(attempts__lt=MAX_ATTEMPTS).only("pk", "key", "status", "attempts"):
+        # Only if no other sweep, nor a heartbeat, came first.
+        requeued = Job.objects.filter(
+            pk=job.pk,
+            status=job.status,
+            attempts=job.attempts,
+            heartbeat_at__lt=stale_before(),
+        ).update(status=Job.Status.QUEUED, heartbeat_at=timezone.now(), done=0)
+        if requeued:
+            log.warning("job %s: its worker stopped; queued again", job.key)
+            _start(job.key)
+            changed += 1
+    limit = timezone.now() - timedelta(seconds=settings.JOB_TIME_LIMIT_SECONDS)
+    changed += _finish(
+        # Its heartbeat_at is when it was queued again: a worker's queued job does not beat.
+        jobs.filter(status=Job.Status.QUEUED, attempts__gte=1, heartbeat_at__lte=limit),
+        status=Job.Status.FAILED,
+        error=NOT_TAKEN,
+    )
+    return changed
+
+
 def job_read(*, key: str, user: Any) -> Job | None:
-    """The job with this key if `user` may read it (decks.selectors.job_for_reader), failed
-    first if it has run past its time limit, so that nobody waits on it for ever."""
+    """The job with this key if `user` may read it (decks.selectors.job_for_reader), settled
+    first (job_sweep) if nobody will finish it, so that nobody waits on it for ever."""
     job = job_for_reader(key=key, user=user)
-    if job is not None and job_fail_overdue(Job.objects.filter(pk=job.pk)):
+    if job is not None and job.status in ACTIVE and job_sweep(Job.objects.filter(pk=job.pk)):
         job.refresh_from_db()
     return job
 
 
 def job_purge_expired() -> int:
-    """Fail jobs past their time limit, then delete expired jobs and their files; the number
-    deleted."""
-    job_fail_overdue()
+    """Settle the jobs nobody will finish (job_sweep), then delete expired jobs and their
+    files; the number deleted."""
+    job_sweep()
     expired = list(Job.objects.filter(expires_at__lte=timezone.now()))
     for job in expired:
         if job.result:

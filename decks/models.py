@@ -289,6 +289,10 @@ class Job(models.Model):
     error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
+    # Written every JOB_HEARTBEAT_SECONDS by the process holding the job (its worker, or the web
+    # process whose threads queue or run it): once it is older than JOB_HEARTBEAT_STALE_SECONDS
+    # that process is gone, and decks.jobs.job_sweep runs the job again or fails it.
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     expires_at = models.DateTimeField(db_index=True)
 

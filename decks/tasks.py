@@ -2,13 +2,18 @@
 
 from celery import shared_task
 
-from decks.jobs import job_purge_expired, job_run
+from decks.jobs import job_purge_expired, job_run, job_sweep
 from decks.services import decks_purge
 
 
 @shared_task(name="decks.tasks.run_job")
 def run_job(key: str) -> None:
     job_run(key=key)
+
+
+@shared_task(name="decks.tasks.sweep_jobs")
+def sweep_jobs() -> int:
+    return job_sweep()
 
 
 @shared_task(name="decks.tasks.purge_expired_jobs")

@@ -198,7 +198,18 @@ CELERY_TASK_TIME_LIMIT = JOB_TIME_LIMIT_SECONDS
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": max(3600, 2 * JOB_TIME_LIMIT_SECONDS)}
 # Workers log through Django's LOGGING (JSON lines in production), like the web processes.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# A running job writes a heartbeat this often; one silent for JOB_HEARTBEAT_STALE_SECONDS lost
+# its worker (or, without a broker, its web process) and is run once more, then failed. The
+# threshold must leave room for a few missed beats on a busy machine.
+JOB_HEARTBEAT_SECONDS = env.float("JOB_HEARTBEAT_SECONDS", default=10.0)
+JOB_HEARTBEAT_STALE_SECONDS = env.float("JOB_HEARTBEAT_STALE_SECONDS", default=60.0)
+# Celery's scheduler, which also says beat is alive for `manage.py check` (cardsite/celery.py),
+# ticking at least as often as it must say so.
+CELERY_BEAT_SCHEDULER = "cardsite.celery:LivenessScheduler"
+CELERY_BEAT_MAX_INTERVAL = 10
 CELERY_BEAT_SCHEDULE = {
+    # Jobs whose worker died, found even when nobody polls them (decks.jobs.job_sweep).
+    "sweep-jobs": {"task": "decks.tasks.sweep_jobs", "schedule": 30.0},
     "purge-expired-jobs": {"task": "decks.tasks.purge_expired_jobs", "schedule": 3600.0},
     # Decks deleted more than decks.models.DELETED_KEEP_DAYS ago (`manage.py purge_decks`).
     "purge-deleted-decks": {"task": "decks.tasks.purge_deleted_decks", "schedule": 86400.0},

@@ -5,11 +5,13 @@ The data is committed (no test transaction), as the job thread reads it on its o
 """
 
 import time
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
 from django.db import OperationalError
 from django.test import Client
+from django.utils import timezone
 
 from cardsite.catalogue.models import Card, Game
 from decks import jobs
@@ -128,3 +130,47 @@ def test_the_site_refuses_a_threaded_job_past_its_limit_with_a_429(
         assert refused.status_code == 429
         assert "the limit is 0 queued or running at once" in refused.content.decode()
         assert not Job.objects.filter(params__deck=deck.share_key).exists()
+
+
+def test_a_job_thread_writes_its_jobs_heartbeat_while_the_work_writes_nothing(
+    deck, django_db_blocker, settings
+):
+    settings.JOB_HEARTBEAT_SECONDS = 0.01
+    with django_db_blocker.unblock():
+        silent = timezone.now() - timedelta(hours=1)
+        job = Job.objects.create(
+            kind=Job.Kind.GOLDFISH,
+            params={"deck": deck.share_key},
+            total=1,
+            status=Job.Status.RUNNING,
+            heartbeat_at=silent,
+            expires_at=timezone.now() + timedelta(hours=1),
+        )
+        jobs.HEARTBEAT.hold(job.key)
+        try:
+            deadline = time.monotonic() + 60
+            while read(lambda: Job.objects.get(pk=job.pk).heartbeat_at) == silent:
+                assert time.monotonic() < deadline, "no heartbeat written"
+                time.sleep(0.02)
+        finally:
+            jobs.HEARTBEAT.release(job.key)
+
+
+def test_a_thread_job_of_a_web_process_that_died_runs_again_in_this_ones_threads(
+    deck, django_db_blocker, settings
+):
+    settings.GOLDFISH_INLINE_SECONDS = 0
+    with django_db_blocker.unblock():
+        client = Client()
+        response = client.get(f"/decks/{deck.share_key}/goldfish/", {"seed": 4, "runs": 500})
+        key = response["Location"].split("/")[2]
+        assert wait_for(key).status == "done"
+        # As the process that ran it left it when it died, heartbeat and all, half done.
+        silent = timezone.now() - timedelta(seconds=settings.JOB_HEARTBEAT_STALE_SECONDS + 1)
+        Job.objects.filter(key=key).update(
+            status="running", attempts=1, done=200, heartbeat_at=silent, result=""
+        )
+        page = read(lambda: client.get(response["Location"]).content.decode())
+        assert '<meta http-equiv="refresh"' in page
+        job = wait_for(key)
+        assert (job.status, job.attempts, job.done, job.error) == ("done", 2, 500, "")

@@ -141,25 +141,40 @@ def test_the_purge_fails_jobs_past_their_time_limit(owner, queued_jobs, settings
     assert job.status == "failed" and "time limit" in job.error
 
 
-def test_a_job_left_running_by_a_dead_worker_runs_once_more_then_fails(owner, queued_jobs):
+def test_a_job_left_running_by_a_dead_worker_runs_once_more_then_fails(
+    owner, queued_jobs, settings
+):
     client = signed_in(owner)
     url = f"/api/v1/decks/{capital_deck(owner).share_key}/proxies.pdf"
     record = client.get(url).json()
-    # The first worker claimed it and died: the task comes back to a live worker.
-    Job.objects.filter(key=record["id"]).update(status="running", attempts=1)
+    # The first worker claimed it and died, its heartbeat with it: the task comes back.
+    silent = timezone.now() - timedelta(seconds=settings.JOB_HEARTBEAT_STALE_SECONDS + 1)
+    Job.objects.filter(key=record["id"]).update(status="running", attempts=1, heartbeat_at=silent)
     job_run(key=record["id"])
     job = Job.objects.get(key=record["id"])
     assert (job.status, job.attempts, job.done) == ("done", 2, job.total)
 
     again = client.get(url).json()
-    Job.objects.filter(key=again["id"]).update(status="running", attempts=2)
+    Job.objects.filter(key=again["id"]).update(status="running", attempts=2, heartbeat_at=silent)
     job_run(key=again["id"])
     job = Job.objects.get(key=again["id"])
     assert job.status == "failed"
-    assert job.error == (
-        "The job stopped when the worker running it died, twice; it was not run again."
-    )
+    assert job.error == "The job was not finished: the worker running it stopped, twice."
     assert not job.result
+
+
+def test_a_task_delivered_again_while_its_job_still_beats_is_left_to_the_live_run(
+    owner, queued_jobs
+):
+    client = signed_in(owner)
+    record = client.get(f"/api/v1/decks/{capital_deck(owner).share_key}/proxies.pdf").json()
+    for attempts in (1, 2):
+        Job.objects.filter(key=record["id"]).update(
+            status="running", attempts=attempts, heartbeat_at=timezone.now()
+        )
+        job_run(key=record["id"])
+        job = Job.objects.get(key=record["id"])
+        assert (job.status, job.attempts, job.error) == ("running", attempts, "")
 
 
 def test_a_finished_job_delivered_again_is_left_as_it_is(owner, queued_jobs):

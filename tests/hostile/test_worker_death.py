@@ -1,6 +1,10 @@
-"""A worker killed in the middle of a job: the job is run once more by the next worker process
-and finishes, or, with no worker left at all, is failed once past its time limit. It never
-stays "running" for ever.
+"""A worker killed in the middle of a job: its heartbeat stops, and the job is run once more
+by the next worker process and finishes; killed twice, it is failed saying its worker stopped;
+with no worker left at all, it is failed once it has waited its time limit. It never stays
+"running" for ever, nor holds its client's slot.
+
+The workers beat every half second and the test's sweep (run by each read of the status URL)
+calls a job silent for five seconds stale: the minute of production, in seconds.
 
 A real Celery worker (prefork, as in production) runs in its own process group against the
 machine's Redis (DB 8) and this run's test database, so it can be killed like a real one.
@@ -22,8 +26,9 @@ from django.contrib.auth.models import User
 from django.db import connection
 from rest_framework.test import APIClient
 
+from cardsite import celery
 from cardsite.catalogue.models import Card, Game
-from cardsite.celery import app
+from cardsite.celery import app, check_beat_has_workers
 from decks.models import Job
 from decks.services import Intake, RequestedCard, deck_create
 from tests.redis_dbs import redis_url
@@ -38,6 +43,14 @@ ROOT = Path(__file__).resolve().parents[2]
 # 150,000 vectorised games a second): seconds of work, so a worker can be killed half-way.
 RUNS = 1_000_000
 WAIT = 240
+BEAT, STALE = 0.5, 5.0
+STOPPED = "The job was not finished: the worker running it stopped, twice."
+
+
+@pytest.fixture(autouse=True)
+def _stale_within_seconds(settings):
+    settings.JOB_HEARTBEAT_SECONDS = BEAT
+    settings.JOB_HEARTBEAT_STALE_SECONDS = STALE
 
 
 def _send_to(broker, queue):
@@ -69,17 +82,19 @@ def _forget(name):
             broker.zrem("unacked_index", tag)
 
 
-def start_worker(queue, media_root):
+def start_worker(queue, media_root, *extra):
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "cardsite.settings.test",
         "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{connection.settings_dict['NAME']}",
         "CELERY_BROKER_URL": BROKER,
         "MEDIA_ROOT": str(media_root),
+        "JOB_HEARTBEAT_SECONDS": str(BEAT),
+        "JOB_HEARTBEAT_STALE_SECONDS": str(STALE),
     }
     command = [sys.executable, "-m", "celery", "-A", "cardsite", "worker", "--pool", "prefork"]
     command += ["--concurrency", "1", "--queues", queue, "--hostname", f"{queue}@localhost"]
-    command += ["--without-mingle", "--without-gossip", "--loglevel", "WARNING"]
+    command += ["--without-mingle", "--without-gossip", "--loglevel", "WARNING", *extra]
     return subprocess.Popen(
         command,
         cwd=ROOT,
@@ -96,12 +111,34 @@ def pool_processes(worker):
 
 
 @pytest.fixture
-def worker(queue, settings):
-    process = start_worker(queue, settings.MEDIA_ROOT)
-    yield process
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGKILL)
-    process.wait(timeout=30)
+def workers(queue, settings):
+    """Starts a worker on this test's queue each time it is called; all are stopped after."""
+    started = []
+
+    def start():
+        started.append(start_worker(queue, settings.MEDIA_ROOT))
+        return started[-1]
+
+    yield start
+    for process in started:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+
+
+@pytest.fixture
+def worker(workers):
+    return workers()
+
+
+def kill_main_process(worker):
+    """SIGKILL to the worker's main process alone, as an operator's `kill -9` or the OOM
+    killer would: its pool process dies with it (Celery's parent-death signal), and the task
+    it held stays unacknowledged in Redis for the hour of the visibility timeout."""
+    (child,) = pool_processes(worker)
+    os.kill(worker.pid, signal.SIGKILL)
+    worker.wait(timeout=30)
+    wait_for(lambda: not Path(f"/proc/{child}").exists(), "the pool process to die too")
 
 
 @pytest.fixture
@@ -149,6 +186,20 @@ def half_done(key, attempt):
     return Job.objects.filter(key=key, status="running", attempts=attempt, done__gt=0).first()
 
 
+def polled(client, record, until):
+    """The job's status as its client sees it, polled (each read sweeps it) until `until`."""
+
+    def status():
+        found = client.get(record["url"]).json()
+        return found if until(found) else None
+
+    return wait_for(status, "the job's status to change")
+
+
+def ended(status):
+    return status["status"] in ("done", "failed")
+
+
 def test_a_job_whose_worker_process_is_killed_runs_again_and_finishes(
     worker, deck, django_db_blocker
 ):
@@ -159,16 +210,61 @@ def test_a_job_whose_worker_process_is_killed_runs_again_and_finishes(
         (process,) = pool_processes(worker)
         os.kill(process, signal.SIGKILL)
 
-        job = wait_for(
-            lambda: Job.objects.filter(key=record["id"], status__in=["done", "failed"]).first(),
-            "the job to end",
-        )
+        # The task comes back at once, while the job's heartbeat is fresh, and is left to the
+        # run that may still hold it; once the heartbeat is stale, the sweep sends it again.
+        polled(client, record, ended)
+        job = Job.objects.get(key=record["id"])
         assert (job.status, job.attempts, job.done) == ("done", 2, RUNS), job.error
         result = client.get(f"/api/v1/jobs/{job.key}/result")
         assert json.loads(b"".join(result.streaming_content))["runs"] == RUNS
 
 
-def test_a_job_whose_whole_worker_is_killed_fails_past_its_time_limit(
+def test_a_job_whose_worker_main_process_is_killed_runs_again_on_the_next_worker(
+    workers, deck, django_db_blocker
+):
+    owner, made = deck
+    first = workers()
+    with django_db_blocker.unblock():
+        client, record = ask_for_a_long_simulation(owner, made)
+        wait_for(lambda: half_done(record["id"], 1), "the job to be half done")
+        kill_main_process(first)
+
+        workers()
+        status = polled(client, record, ended)
+        job = Job.objects.get(key=record["id"])
+        assert (status["status"], job.attempts, job.done) == ("done", 2, RUNS), job.error
+        result = client.get(f"/api/v1/jobs/{job.key}/result")
+        assert json.loads(b"".join(result.streaming_content))["runs"] == RUNS
+
+
+def test_a_job_whose_worker_is_killed_twice_fails_saying_so_and_frees_its_slot(
+    workers, deck, django_db_blocker
+):
+    owner, made = deck
+    first = workers()
+    with django_db_blocker.unblock():
+        client, record = ask_for_a_long_simulation(owner, made)
+        wait_for(lambda: half_done(record["id"], 1), "the job to be half done")
+        kill_main_process(first)
+
+        second = workers()
+        polled(
+            client,
+            record,
+            lambda status: status["status"] == "running" and half_done(record["id"], 2),
+        )
+        kill_main_process(second)
+
+        status = polled(client, record, ended)
+        assert (status["status"], status["error"]) == ("failed", STOPPED)
+        assert Job.objects.get(key=record["id"]).attempts == 2
+        # Its slot is free: the client may have two jobs again.
+        _, other = ask_for_a_long_simulation(owner, made)
+        _, another = ask_for_a_long_simulation(owner, made)
+        assert other["status"] == another["status"] == "queued"
+
+
+def test_a_job_whose_whole_worker_is_killed_is_queued_again_then_failed_past_its_time_limit(
     worker, deck, django_db_blocker, settings
 ):
     owner, made = deck
@@ -177,10 +273,44 @@ def test_a_job_whose_whole_worker_is_killed_fails_past_its_time_limit(
         wait_for(lambda: half_done(record["id"], 1), "the job to be half done")
         os.killpg(worker.pid, signal.SIGKILL)
         worker.wait(timeout=30)
-        assert client.get(record["url"]).json()["status"] == "running"
 
+        # No worker is left to take it up: it waits in the broker, queued.
+        polled(client, record, lambda status: status["status"] == "queued")
         settings.JOB_TIME_LIMIT_SECONDS = 1
         time.sleep(1.5)
         status = client.get(record["url"]).json()
         assert status["status"] == "failed"
-        assert status["error"] == "The job ran past its time limit of 1 second and was stopped."
+        assert status["error"] == (
+            "The job was not finished: the worker running it stopped; no other worker took it up."
+        )
+
+
+def gone(pid):
+    """Whether a process has ended: no longer there, or a zombie nobody has reaped yet."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+def test_a_beat_inside_a_worker_whose_main_process_is_killed_stops_rather_than_orphaned(
+    queue, settings, tmp_path
+):
+    schedule = str(tmp_path / "celerybeat-schedule")
+    worker = start_worker(queue, settings.MEDIA_ROOT, "--beat", "--schedule", schedule)
+    try:
+        beats = wait_for(lambda: celery.alive("beat"), "the beat to say it is alive")
+        wait_for(lambda: celery.alive("worker"), "the worker to say it is alive")
+        # Both seen: nothing to report (another test's worker may still be remembered).
+        assert "cardsite.W001" not in [m.id for m in check_beat_has_workers()]
+        (beat,) = [b for b in beats if b["embedded_in"] == worker.pid]
+
+        os.kill(worker.pid, signal.SIGKILL)
+        worker.wait(timeout=30)
+        # Its parent gone, the beat stops (at its next tick at the latest: with Celery 5.7 it
+        # went as soon, without cardsite's scheduler) and schedules nothing more.
+        wait_for(lambda: gone(beat["pid"]), "the orphaned beat to stop")
+    finally:
+        os.killpg(worker.pid, signal.SIGKILL)
+        # What the beat sent went to Celery's default queue, which no test's worker reads.
+        redis.Redis.from_url(BROKER).delete("celery")
