@@ -77,7 +77,9 @@ CONFLICT = inline_serializer(
 CONFLICTS = inline_serializer(
     "BuiltConflicts",
     {
-        "count": serializers.IntegerField(help_text="Every conflicting card, not only those listed."),
+        "count": serializers.IntegerField(
+            help_text="Every conflicting card, not only those listed."
+        ),
         "results": serializers.ListField(
             help_text=f"The first {MAX_CONFLICTS_SHOWN} conflicting cards, by name.",
             child=CONFLICT,

@@ -48,7 +48,13 @@ def pool():
     unlisted = make(bob, "Bob Unlisted Tech", card, 4, "unlisted")
     gone = make(bob, "Bob Deleted Idea", card, 5, "private")
     Deck.objects.filter(pk=gone.pk).update(deleted_at=timezone.now())
-    return {"alice": alice, "bob": bob, "card": card, "mine": mine, "hidden": [secret, unlisted, gone]}
+    return {
+        "alice": alice,
+        "bob": bob,
+        "card": card,
+        "mine": mine,
+        "hidden": [secret, unlisted, gone],
+    }
 
 
 def assert_hides(body, hidden):
@@ -87,7 +93,8 @@ def test_the_deck_page_and_builder_name_another_members_deck_only_as_theirs(clie
     body = client.get(reverse(page, args=[pool["mine"].share_key])).content.decode()
     assert_hides(body, pool["hidden"])
     assert "Competes with another pool member" in body
-    assert "for 3 ×" not in body and "for 4 ×" not in body and "for 5 ×" not in body
+    for quantity in (3, 4, 5):
+        assert f"for {quantity} \N{MULTIPLICATION SIGN}" not in body
 
 
 @pytest.mark.parametrize(
