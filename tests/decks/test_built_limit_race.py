@@ -1,7 +1,6 @@
 """Builds at the same moment at one short of MAX_BUILT_DECKS: exactly one gets the last place.
 
-Runs on PostgreSQL (CI runs the suite there too; like test_concurrency.py, run it beside a test
-that sets the database up): SQLite serialises writers by locking the
+Runs on PostgreSQL (CI runs the suite there too): SQLite serialises writers by locking the
 whole file, so there is no race to test.
 """
 
