@@ -222,15 +222,16 @@ def built_conflicts(*, user: Any, deck: Deck | None = None) -> Conflicts:
         )
         .filter(needed__gt=F("owned"))
     )
+    # The count of them all rides along on each row, so the sum is taken once.
     first = list(
-        short.order_by("card__name", "card__short_id", "card_id").values_list(
-            "card_id", "needed", "owned"
-        )[:MAX_CONFLICTS_SHOWN]
+        short.annotate(total=Window(Count("*")))
+        .order_by("card__name", "card__short_id", "card_id")
+        .values_list("card_id", "needed", "owned", "total")[:MAX_CONFLICTS_SHOWN]
     )
     if not first:
         return NO_CONFLICTS
-    total = len(first) if len(first) < MAX_CONFLICTS_SHOWN else short.count()
-    card_ids = [card_id for card_id, _, _ in first]
+    total = first[0][3]
+    card_ids = [card_id for card_id, _, _, _ in first]
     cards = Card.objects.select_related("card_set").in_bulk(card_ids)
     competing = entries.filter(card_id__in=card_ids)
     if deck is not None:
@@ -274,6 +275,6 @@ def built_conflicts(*, user: Any, deck: Deck | None = None) -> Conflicts:
             more_decks=counted.get(card_id, (0, 0))[0] - len(per_card[card_id]),
             hidden=counted.get(card_id, (0, 0))[1] > 0,
         )
-        for card_id, needed, have in first
+        for card_id, needed, have, _ in first
     ]
     return Conflicts(shown=shown, total=total)
