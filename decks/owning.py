@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db import connection
 from django.db.models import (
     Count,
     Exists,
@@ -190,6 +191,34 @@ def _visible_to(reader: Any) -> Q:
     )
 
 
+def _first_short(
+    entries: QuerySet[DeckEntry], owned: QuerySet[Any]
+) -> list[tuple[int, int, int, int]]:
+    """(card id, copies needed, copies owned, cards short in all) for the first
+    MAX_CONFLICTS_SHOWN cards `entries` need more copies of than `owned` holds, by name.
+
+    One statement joining two sums, each taken once per card: the ORM would put the copies
+    owned in a correlated subquery, which SQLite runs again for every entry summed."""
+    need_sql, need_params = (
+        entries.order_by().values("card_id").annotate(needed=Sum("quantity")).query
+    ).sql_with_params()
+    have_sql, have_params = (
+        owned.order_by().values("card_id").annotate(have=Sum("quantity")).query
+    ).sql_with_params()
+    card = connection.ops.quote_name(Card._meta.db_table)
+    sql = (
+        f"SELECT need.card_id, need.needed, COALESCE(have.have, 0), COUNT(*) OVER ()"
+        f" FROM ({need_sql}) need"
+        f" LEFT JOIN ({have_sql}) have ON have.card_id = need.card_id"
+        f" JOIN {card} card ON card.id = need.card_id"
+        f" WHERE need.needed > COALESCE(have.have, 0)"
+        f" ORDER BY card.name, card.short_id, card.id LIMIT %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*need_params, *have_params, MAX_CONFLICTS_SHOWN])
+        return [tuple(row) for row in cursor.fetchall()]
+
+
 def built_conflicts(*, user: Any, deck: Deck | None = None) -> Conflicts:
     """The cards `user`'s built decks (every pool member's, when pooled) together need more
     copies of than the collection (the pool's) holds; with `deck`, only the cards it is one
@@ -207,27 +236,7 @@ def built_conflicts(*, user: Any, deck: Deck | None = None) -> Conflicts:
     entries = _built_entries(owner_ids)
     if deck is not None:
         entries = entries.filter(card_id__in=deck.entries.values("card_id"))
-    owned = (
-        owned_rows(user=user)
-        .filter(card_id=OuterRef("card_id"))
-        .values("card_id")
-        .annotate(total=Sum("quantity"))
-        .values("total")
-    )
-    short = (
-        entries.values("card_id")
-        .annotate(
-            needed=Sum("quantity"),
-            owned=Coalesce(Subquery(owned, output_field=IntegerField()), Value(0)),
-        )
-        .filter(needed__gt=F("owned"))
-    )
-    # The count of them all rides along on each row, so the sum is taken once.
-    first = list(
-        short.annotate(total=Window(Count("*")))
-        .order_by("card__name", "card__short_id", "card_id")
-        .values_list("card_id", "needed", "owned", "total")[:MAX_CONFLICTS_SHOWN]
-    )
+    first = _first_short(entries, owned_rows(user=user))
     if not first:
         return NO_CONFLICTS
     total = first[0][3]
