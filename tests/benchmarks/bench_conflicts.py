@@ -4,15 +4,16 @@
     .venv/bin/python tests/benchmarks/bench_conflicts.py --database postgres
 
 It builds a database of its own (a SQLite file in /tmp, or the cardsite_bench_conflicts database
-on the local PostgreSQL) holding every game's fixtures (and made-up cards, set SYN, as the search benchmark makes) and two pools of 12 members each. In
-both, the reading member holds 2 copies of each of 200 Conquest of Orion cards and has one
-built deck of 100 cards, 3 copies each, so every card of it is short. In the first pool that
-is the only built deck; in the second the members have 100 built decks between them (the
-reader's and 99 more of 100 cards each, private, unlisted and public in turn), so 200 cards
-are short and each is wanted by about half the decks. For every page and API answer that
-shows conflicts (the collection page, the conflicts API, the deck page, the builder) it
-reports the median with 100 built decks against the median with one, both timed in the same
-run, interleaved, with a trivial API request timed beside them as a yardstick.
+on the local PostgreSQL) holding every game's fixtures, made-up cards (set SYN, as the search
+benchmark makes them) and two pools of 12 members each. In both, the reading member holds 2
+copies of each of 200 Conquest of Orion cards and has one built deck of 100 cards, 3 copies
+each, so every card of it is short. In the first pool that is the only built deck; in the
+second the members have 100 built decks between them (the reader's and 99 more of 100 cards
+each, private, unlisted and public in turn), so 200 cards are short and each is wanted by about
+half the decks. For every page and API answer that shows conflicts (the collection page, the
+conflicts API, the deck page, the builder) it reports the median with 100 built decks against
+the median with one, both timed in the same run, interleaved, with a trivial API request timed
+beside them as a yardstick.
 """
 
 import argparse
