@@ -41,6 +41,7 @@ from cardsite.collection.models import CollectionCard, CollectionShare, Pool, Po
 from decks.backup_collection import check_collections, clear_collections
 from decks.backup_history import baselines, check_versions
 from decks.models import Deck, DeckEntry, DeckVersion, MaybeEntry, PrintProfile
+from decks.services.building import MAX_BUILT_DECKS, built_counts_locked
 
 # In the order they are written and restored: everything a row points at comes before it.
 MODELS: tuple[type[models.Model], ...] = (
@@ -306,10 +307,54 @@ def check_backup(records: list[Record]) -> list[Problem]:
                     f"is for {deck_game[0]}",
                 )
             )
+    problems += _check_built(by_label["decks.deck"])
     deck_versions = {f.get("share_key"): f.get("version") for _, f in by_label["decks.deck"]}
     problems += check_versions(by_label["decks.deckversion"], deck_versions, known_users)
     problems += check_collections(by_label, usernames)
     return problems
+
+
+def _built(fields: dict[str, Any]) -> bool:
+    return fields.get("built_at") is not None and fields.get("deleted_at") is None
+
+
+def _check_built(decks: list[tuple[Record, dict[str, Any]]]) -> list[Problem]:
+    """A backup is refused when it holds more than MAX_BUILT_DECKS built decks of one user,
+    on the line of the first one past it: the limit holds on a restore as on the site."""
+    problems: list[Problem] = []
+    counts: dict[tuple[str, ...], int] = {}
+    for record, fields in decks:
+        owner = _key(fields.get("owner"), 1)
+        if owner is None or not _built(fields):
+            continue
+        counts[owner] = counts.get(owner, 0) + 1
+        if counts[owner] == MAX_BUILT_DECKS + 1:
+            problems.append(Problem(record.line, "fields.built_at", _too_many_built(owner[0])))
+    return problems
+
+
+def _too_many_built(username: str) -> str:
+    return (
+        f"{username!r} would have more than {MAX_BUILT_DECKS} decks built, the most at once "
+        "(MAX_BUILT_DECKS); unbuild some (set built_at to null) and restore again"
+    )
+
+
+def _refuse_past_built_limit(records: list[Record]) -> None:
+    """After the restore's rows are written, in its transaction: the owners of its built decks
+    (locked, as building locks them) may not hold more than MAX_BUILT_DECKS built, counting the
+    decks the database held already that the backup does not mention."""
+    owners = {
+        r.data["fields"]["owner"][0]
+        for r in records
+        if _is(r, "decks.deck") and _built(r.data["fields"])
+    }
+    if not owners:
+        return
+    ids = dict(User.objects.filter(username__in=owners).values_list("pk", "username"))
+    over = [ids[pk] for pk, n in built_counts_locked(owner_ids=ids).items() if n > MAX_BUILT_DECKS]
+    if over:
+        raise DocumentError([Problem(None, "", _too_many_built(name)) for name in sorted(over)])
 
 
 def restore_backup(records: list[Record]) -> BackupSummary:
@@ -318,7 +363,8 @@ def restore_backup(records: list[Record]) -> BackupSummary:
     Rows are matched by natural key: a user, group or deck that exists is overwritten with the
     backup's copy, and a restored deck's cards, like a restored user's collection, are exactly
     the backup's. Nothing else the backup does not mention is deleted, except a user's API
-    token when the backup holds another one (a user has one token).
+    token when the backup holds another one (a user has one token). A restore that would
+    leave a user more than MAX_BUILT_DECKS built decks is refused whole.
     """
     problems = check_backup(records)
     if problems:
@@ -357,6 +403,7 @@ def restore_backup(records: list[Record]) -> BackupSummary:
                 obj.save_deferred_fields()
             current = None  # what fails from here on fails at commit, on no one line
             counts[DeckVersion] += baselines(share_keys, records)
+            _refuse_past_built_limit(records)
     except (DeserializationError, DatabaseError, ValidationError, ObjectDoesNotExist) as exc:
         detail = "; ".join(line.strip() for line in str(exc).splitlines() if line.strip())
         raise DocumentError(

@@ -10,16 +10,35 @@ the deck and ask for nothing.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Exists, F, IntegerField, OuterRef, QuerySet, Subquery, Sum, Value
-from django.db.models.functions import Coalesce
+from django.db import connection
+from django.db.models import (
+    Count,
+    Exists,
+    F,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Sum,
+    Value,
+    Window,
+)
+from django.db.models.functions import Coalesce, DenseRank
 
 from cardsite.catalogue.models import Card
 from cardsite.collection.selectors import collection_owner_ids, owned_counts, owned_rows
 from decks.decklist import ExportEntry, to_text
 from decks.models import Deck, DeckEntry
+
+# Conflicts a page or the API lists, by card name; the rest are counted. With the decks named
+# per conflict bounded too, what a reader gets stays small however many decks the pool built.
+MAX_CONFLICTS_SHOWN = 50
+MAX_CONFLICT_DECKS_SHOWN = 10
 
 
 @dataclass(frozen=True)
@@ -125,63 +144,146 @@ def buildable_only(decks: QuerySet[Deck], *, viewer: Any) -> QuerySet[Deck]:
 
 @dataclass(frozen=True)
 class Conflict:
-    """A card the built decks of one collection together need more copies of than it holds:
-    `decks` are (deck, copies it needs), by name."""
+    """A card the built decks of one collection together need more copies of than it holds.
+    `decks` are the competing decks the reader may see, (deck, copies it needs), by name: at
+    most MAX_CONFLICT_DECKS_SHOWN, `more_decks` counting the rest. `hidden`: built decks of
+    other pool members the reader may not see take copies too; pooling shares copies, never
+    decks, so those are never named, linked or counted one by one."""
 
     card: Card
     owned: int
     needed: int
     decks: list[tuple[Deck, int]]
+    more_decks: int = 0
+    hidden: bool = False
 
     @property
     def short(self) -> int:
         return self.needed - self.owned
 
-    def others(self, deck: Deck) -> list[tuple[Deck, int]]:
-        """The decks other than `deck` that compete for this card."""
-        return [(d, n) for d, n in self.decks if d.pk != deck.pk]
+
+@dataclass(frozen=True)
+class Conflicts:
+    """The first MAX_CONFLICTS_SHOWN conflicts by card name, and how many there are in all."""
+
+    shown: list[Conflict]
+    total: int
+
+    @property
+    def more(self) -> int:
+        return self.total - len(self.shown)
+
+    def __iter__(self) -> Iterator[Conflict]:
+        return iter(self.shown)
+
+    def __len__(self) -> int:
+        return len(self.shown)
 
 
-def built_conflicts(*, user: Any, deck: Deck | None = None) -> list[Conflict]:
+NO_CONFLICTS = Conflicts(shown=[], total=0)
+
+
+def _visible_to(reader: Any) -> Q:
+    """The built decks `reader` may see named: their own and public ones. An unlisted deck is
+    readable by whoever holds its link, but pooling never handed the link to anyone."""
+    return Q(deck__owner_id=getattr(reader, "pk", None)) | Q(
+        deck__visibility=Deck.Visibility.PUBLIC
+    )
+
+
+def _first_short(
+    entries: QuerySet[DeckEntry], owned: QuerySet[Any]
+) -> list[tuple[int, int, int, int]]:
+    """(card id, copies needed, copies owned, cards short in all) for the first
+    MAX_CONFLICTS_SHOWN cards `entries` need more copies of than `owned` holds, by name.
+
+    One statement joining two sums, each taken once per card: the ORM would put the copies
+    owned in a correlated subquery, which SQLite runs again for every entry summed."""
+    need_sql, need_params = (
+        entries.order_by().values("card_id").annotate(needed=Sum("quantity")).query
+    ).sql_with_params()
+    have_sql, have_params = (
+        owned.order_by().values("card_id").annotate(have=Sum("quantity")).query
+    ).sql_with_params()
+    card = connection.ops.quote_name(Card._meta.db_table)
+    sql = (
+        f"SELECT need.card_id, need.needed, COALESCE(have.have, 0), COUNT(*) OVER ()"
+        f" FROM ({need_sql}) need"
+        f" LEFT JOIN ({have_sql}) have ON have.card_id = need.card_id"
+        f" JOIN {card} card ON card.id = need.card_id"
+        f" WHERE need.needed > COALESCE(have.have, 0)"
+        f" ORDER BY card.name, card.short_id, card.id LIMIT %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*need_params, *have_params, MAX_CONFLICTS_SHOWN])
+        return [tuple(row) for row in cursor.fetchall()]
+
+
+def built_conflicts(*, user: Any, deck: Deck | None = None) -> Conflicts:
     """The cards `user`'s built decks (every pool member's, when pooled) together need more
     copies of than the collection (the pool's) holds; with `deck`, only the cards it is one
-    of the competitors for. Three queries after the owners: the totals per card, the copies
-    owned of those, and the decks of the cards short."""
+    of the competitors for, and the decks competing with it. Decks are named only as `user`
+    may see them (_visible_to).
+
+    Summed per card in the database, never walked deck by deck: a fixed number of queries
+    and rows however many decks are built (the first MAX_CONFLICTS_SHOWN cards, each with
+    at most MAX_CONFLICT_DECKS_SHOWN decks)."""
     if deck is not None and deck.built_at is None:
-        return []
+        return NO_CONFLICTS
     owner_ids = collection_owner_ids(user=user)
-    if not owner_ids:
-        return []
+    if not owner_ids or (deck is not None and deck.owner_id not in owner_ids):
+        return NO_CONFLICTS
     entries = _built_entries(owner_ids)
     if deck is not None:
-        if deck.owner_id not in owner_ids:
-            return []
         entries = entries.filter(card_id__in=deck.entries.values("card_id"))
-    totals = dict(entries.values("card_id").annotate(n=Sum("quantity")).values_list("card_id", "n"))
-    if not totals:
-        return []
-    owned = owned_counts(user=user, card_ids=totals)
-    short = {c: n for c, n in totals.items() if n > owned.get(c, 0)}
-    if not short:
-        return []
-    per_deck: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
-    decks: dict[int, Deck] = {}
-    cards: dict[int, Card] = {}
-    rows = entries.filter(card_id__in=list(short)).select_related("deck", "card")
-    for entry in rows:
-        per_deck[entry.card_id][entry.deck_id] += entry.quantity
-        decks[entry.deck_id] = entry.deck
-        cards[entry.card_id] = entry.card
-    conflicts = [
-        Conflict(
-            card=cards[card_id],
-            owned=owned.get(card_id, 0),
-            needed=needed,
-            decks=sorted(
-                ((decks[d], n) for d, n in per_deck[card_id].items()),
-                key=lambda pair: (pair[0].name, pair[0].pk),
+    first = _first_short(entries, owned_rows(user=user))
+    if not first:
+        return NO_CONFLICTS
+    total = first[0][3]
+    card_ids = [card_id for card_id, _, _, _ in first]
+    cards = Card.objects.select_related("card_set").in_bulk(card_ids)
+    competing = entries.filter(card_id__in=card_ids)
+    if deck is not None:
+        competing = competing.exclude(deck_id=deck.pk)
+    visible = competing.filter(_visible_to(user))
+    # A deck may hold a card in two zones: its rows share one dense rank and one sum.
+    ranked = (
+        visible.annotate(
+            n=Window(Sum("quantity"), partition_by=[F("card_id"), F("deck_id")]),
+            rank=Window(
+                DenseRank(),
+                partition_by=[F("card_id")],
+                order_by=[F("deck__name").asc(), F("deck_id").asc()],
             ),
         )
-        for card_id, needed in short.items()
+        .filter(rank__lte=MAX_CONFLICT_DECKS_SHOWN)
+        .values_list("card_id", "deck_id", "n")
+        .order_by("card_id", "rank")
+    )
+    per_card: dict[int, dict[int, int]] = defaultdict(dict)
+    for card_id, deck_id, n in ranked:
+        per_card[card_id][deck_id] = n
+    counted: dict[int, tuple[int, int]] = {
+        card_id: (seen, unseen)
+        for card_id, seen, unseen in competing.values("card_id")
+        .annotate(
+            seen=Count("deck_id", filter=_visible_to(user), distinct=True),
+            unseen=Count("deck_id", filter=~_visible_to(user)),
+        )
+        .values_list("card_id", "seen", "unseen")
+    }
+    named = Deck.objects.only("id", "name", "share_key", "owner_id", "visibility").in_bulk(
+        [deck_id for rows in per_card.values() for deck_id in rows]
+    )
+    shown = [
+        Conflict(
+            card=cards[card_id],
+            owned=have,
+            needed=needed,
+            decks=[(named[deck_id], n) for deck_id, n in per_card[card_id].items()],
+            more_decks=counted.get(card_id, (0, 0))[0] - len(per_card[card_id]),
+            hidden=counted.get(card_id, (0, 0))[1] > 0,
+        )
+        for card_id, needed, have, _ in first
     ]
-    return sorted(conflicts, key=lambda c: (c.card.name, c.card.short_id))
+    return Conflicts(shown=shown, total=total)

@@ -14,7 +14,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from decks.models import Deck
-from decks.owning import Conflict, built_conflicts, deck_missing
+from decks.owning import (
+    MAX_CONFLICT_DECKS_SHOWN,
+    MAX_CONFLICTS_SHOWN,
+    Conflict,
+    built_conflicts,
+    deck_missing,
+)
 from decks.selectors import deck_for_reader
 from decks.services.building import deck_build, deck_unbuild
 from engines.errors import InputError
@@ -45,7 +51,12 @@ CONFLICT = inline_serializer(
         "name": serializers.CharField(),
         "owned": serializers.IntegerField(),
         "needed": serializers.IntegerField(),
+        "short": serializers.IntegerField(help_text="needed - owned"),
         "decks": serializers.ListField(
+            help_text=(
+                f"The competing decks you may see (your own and public ones), by name: at most "
+                f"{MAX_CONFLICT_DECKS_SHOWN}."
+            ),
             child=inline_serializer(
                 "ConflictDeck",
                 {
@@ -53,10 +64,27 @@ CONFLICT = inline_serializer(
                     "name": serializers.CharField(),
                     "quantity": serializers.IntegerField(),
                 },
-            )
+            ),
+        ),
+        "more_decks": serializers.IntegerField(
+            help_text="Decks you may see that compete too, beyond those listed."
+        ),
+        "other_members": serializers.BooleanField(
+            help_text="Built decks of other pool members that you may not see take copies too."
         ),
     },
-    many=True,
+)
+CONFLICTS = inline_serializer(
+    "BuiltConflicts",
+    {
+        "count": serializers.IntegerField(
+            help_text="Every conflicting card, not only those listed."
+        ),
+        "results": serializers.ListField(
+            help_text=f"The first {MAX_CONFLICTS_SHOWN} conflicting cards, by name.",
+            child=CONFLICT,
+        ),
+    },
 )
 
 
@@ -127,7 +155,10 @@ def conflict_record(conflict: Conflict) -> dict[str, Any]:
         "name": conflict.card.name,
         "owned": conflict.owned,
         "needed": conflict.needed,
+        "short": conflict.short,
         "decks": [{"id": d.share_key, "name": d.name, "quantity": n} for d, n in conflict.decks],
+        "more_decks": conflict.more_decks,
+        "other_members": conflict.hidden,
     }
 
 
@@ -137,7 +168,10 @@ class CollectionConflictsView(APIView):
 
     @extend_schema(
         summary="The cards your built decks (your pool's) need more copies of than you own",
-        responses={200: CONFLICT},
+        responses={200: CONFLICTS},
     )
     def get(self, request: Request) -> Response:
-        return Response([conflict_record(c) for c in built_conflicts(user=request.user)])
+        conflicts = built_conflicts(user=request.user)
+        return Response(
+            {"count": conflicts.total, "results": [conflict_record(c) for c in conflicts]}
+        )

@@ -4,12 +4,21 @@ pooled), so its copies are taken and other built decks compete with it for them.
 Building records intent, never a check: a deck is built however short the collection is, and
 the shortfall shows as conflicts (decks.owning.built_conflicts). Neither write is a change to
 the deck's cards, so neither makes a version or touches its update time.
+
+MAX_BUILT_DECKS holds on every path that makes a deck built again (building, restoring a
+deleted deck, restoring a backup): each counts through built_counts_locked, which locks the
+owner's user row first, so two such writes at once queue there and the second counts the
+first. Forks and reverts never carry `built_at` over: a copy or an older version is unbuilt.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import Count
 from django.utils import timezone
 
 from decks.models import Deck
@@ -25,20 +34,38 @@ def _own(deck: Deck, user: Any, verb: str) -> None:
         raise InputError("deck", f"Only the deck's owner may {verb} it.")
 
 
+def built_counts_locked(*, owner_ids: Iterable[int]) -> dict[int, int]:
+    """The decks each of these users has built (deleted ones aside), counted after locking
+    their user rows until the transaction ends: call it inside the transaction that then
+    makes a deck built, and a concurrent one waits for this one's count to include it."""
+    ids = sorted(set(owner_ids))
+    # In id order, so that two writes locking several owners never wait on each other.
+    list(
+        get_user_model()
+        .objects.select_for_update()
+        .filter(pk__in=ids)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    built = Deck.objects.filter(owner_id__in=ids, built_at__isnull=False, deleted_at__isnull=True)
+    counts = dict(built.values("owner_id").annotate(n=Count("pk")).values_list("owner_id", "n"))
+    return {owner_id: counts.get(owner_id, 0) for owner_id in ids}
+
+
 def deck_build(*, deck: Deck, user: Any) -> Deck:
     """Mark `deck` built by its owner `user` (already built: unchanged). InputError naming
     `deck` for anyone else, or naming the limit past MAX_BUILT_DECKS built decks."""
     _own(deck, user, "build")
     if deck.built_at is not None:
         return deck
-    built = Deck.objects.filter(owner_id=deck.owner_id, built_at__isnull=False)
-    if built.filter(deleted_at__isnull=True).count() >= MAX_BUILT_DECKS:
-        raise InputError(
-            "deck",
-            f"You have {MAX_BUILT_DECKS} decks built, the most at once: unbuild one first.",
-        )
-    now = timezone.now()
-    Deck.objects.filter(pk=deck.pk, built_at__isnull=True).update(built_at=now)
+    with transaction.atomic():
+        if built_counts_locked(owner_ids=[deck.owner_id])[deck.owner_id] >= MAX_BUILT_DECKS:
+            raise InputError(
+                "deck",
+                f"You have {MAX_BUILT_DECKS} decks built, the most at once: unbuild one first.",
+            )
+        now = timezone.now()
+        Deck.objects.filter(pk=deck.pk, built_at__isnull=True).update(built_at=now)
     deck.built_at = now
     return deck
 

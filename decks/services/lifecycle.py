@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from decks.images import deck_images_folder
 from decks.models import DELETED_KEEP_DAYS, Deck
+from decks.services.building import MAX_BUILT_DECKS, built_counts_locked
 from decks.versioning import decks_changed
 from engines.errors import InputError
 
@@ -35,7 +36,11 @@ def deck_delete(*, deck: Deck) -> None:
 
 def deck_restore(*, deck: Deck, owner: Any, now: datetime | None = None) -> Deck:
     """Bring back a deck `owner` deleted less than DELETED_KEEP_DAYS ago. Raises InputError
-    naming `deck` for someone else's deck or one deleted too long ago."""
+    naming `deck` for someone else's deck or one deleted too long ago.
+
+    A built deck comes back built while its owner has fewer than MAX_BUILT_DECKS built, and
+    unbuilt otherwise (its `built_at` then None): restoring one's deck should not fail over
+    a build flag, which one click sets again once another deck is unbuilt."""
     now = now or timezone.now()
     if deck.owner_id != getattr(owner, "pk", None):
         raise InputError("deck", "Only the deck's owner may restore it.")
@@ -47,7 +52,13 @@ def deck_restore(*, deck: Deck, owner: Any, now: datetime | None = None) -> Deck
             f"This deck was deleted more than {DELETED_KEEP_DAYS} days ago and can no longer "
             "be restored.",
         )
-    Deck.objects.filter(pk=deck.pk).update(deleted_at=None)
+    with transaction.atomic():
+        built = deck.built_at is not None
+        if built and built_counts_locked(owner_ids=[deck.owner_id])[deck.owner_id] >= (
+            MAX_BUILT_DECKS
+        ):
+            deck.built_at = None
+        Deck.objects.filter(pk=deck.pk).update(deleted_at=None, built_at=deck.built_at)
     deck.deleted_at = None
     decks_changed()
     return deck

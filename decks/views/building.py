@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST, require_safe
 from cardsite.api.errors import as_form_error
 from decks.exports import export_filename
 from decks.models import Deck
-from decks.owning import built_conflicts, deck_missing, missing_text
+from decks.owning import NO_CONFLICTS, built_conflicts, deck_missing, missing_text
 from decks.services.building import deck_build, deck_unbuild
 from decks.views.common import owned_or_404, readable_or_404
 from decks.views.exports import attachment
@@ -45,7 +45,7 @@ def builder_collection(
     compete for."""
     if deck.built_at is None:
         lacking = sum(max(0, n - owned.get(short_id, 0)) for short_id, n in in_deck.items())
-        return {"lacking": lacking, "conflicts": []}
+        return {"lacking": lacking, "conflicts": NO_CONFLICTS}
     missing = deck_missing(deck=deck, viewer=deck.owner)
     return {
         "lacking": missing.total,

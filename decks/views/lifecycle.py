@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 from cardsite.api.errors import as_form_error
 from decks.selectors import decks_deleted, decks_listed, deleted_deck_of
 from decks.services import deck_delete, deck_restore
+from decks.services.building import MAX_BUILT_DECKS
 from decks.variants import with_parents
 from decks.views.common import owned_or_404
 from engines.errors import InputError
@@ -38,6 +39,8 @@ def my_decks(request: HttpRequest) -> HttpResponse:
         context["just_restored"] = (
             decks_listed(user=request.user, mine=True).filter(share_key=restored).first()
         )
+        context["restored_unbuilt"] = request.GET.get("unbuilt") == "1"
+        context["max_built"] = MAX_BUILT_DECKS
     return render(request, "decks/mine.html", context)
 
 
@@ -61,10 +64,13 @@ def deck_delete_view(request: HttpRequest, deck_id: str) -> HttpResponse:
 def deck_restore_view(request: HttpRequest, deck_id: str) -> HttpResponse:
     # A deck already back (an Undo pressed twice) is simply shown back.
     deck = deleted_deck_of(deck_id=deck_id, user=request.user) or owned_or_404(request, deck_id)
+    was_built = deck.built_at is not None
     try:
         deck_restore(deck=deck, owner=request.user)
     except InputError as exc:
         return render(
             request, "decks/mine.html", _mine(request, error=as_form_error(exc)), status=400
         )
-    return redirect(reverse("decks:mine") + f"?restored={deck.share_key}")
+    # Back unbuilt: its owner had MAX_BUILT_DECKS built already, which the page then says.
+    unbuilt = "&unbuilt=1" if was_built and deck.built_at is None else ""
+    return redirect(reverse("decks:mine") + f"?restored={deck.share_key}{unbuilt}")

@@ -99,20 +99,26 @@ def test_conflicts_list_each_over_used_card_with_the_decks_competing():
     CollectionCard.objects.create(owner=alice, card=a, quantity=4)
     for deck in (first, second):
         api.post(f"/api/v1/decks/{deck.share_key}/build/")
-    assert api.get("/api/v1/collection/conflicts/").json() == [
-        {
-            "card": a.short_id,
-            "name": a.name,
-            "owned": 4,
-            "needed": 5,
-            "decks": [
-                {"id": first.share_key, "name": "First", "quantity": 3},
-                {"id": second.share_key, "name": "Second", "quantity": 2},
-            ],
-        }
-    ]
+    assert api.get("/api/v1/collection/conflicts/").json() == {
+        "count": 1,
+        "results": [
+            {
+                "card": a.short_id,
+                "name": a.name,
+                "owned": 4,
+                "needed": 5,
+                "short": 1,
+                "decks": [
+                    {"id": first.share_key, "name": "First", "quantity": 3},
+                    {"id": second.share_key, "name": "Second", "quantity": 2},
+                ],
+                "more_decks": 0,
+                "other_members": False,
+            }
+        ],
+    }
     api.delete(f"/api/v1/decks/{second.share_key}/build/")
-    assert api.get("/api/v1/collection/conflicts/").json() == []
+    assert api.get("/api/v1/collection/conflicts/").json() == {"count": 0, "results": []}
 
 
 def test_conflicts_are_for_signed_in_callers_only_and_never_name_anothers_decks():
@@ -122,8 +128,8 @@ def test_conflicts_are_for_signed_in_callers_only_and_never_name_anothers_decks(
     make(alice, "First", [(a, 3)])
     api.post(f"/api/v1/decks/{Deck.objects.get(name='First').share_key}/build/")
     assert APIClient().get("/api/v1/collection/conflicts/").status_code in (401, 403)
-    assert bob_api.get("/api/v1/collection/conflicts/").json() == []
-    assert len(api.get("/api/v1/collection/conflicts/").json()) == 1
+    assert bob_api.get("/api/v1/collection/conflicts/").json()["count"] == 0
+    assert api.get("/api/v1/collection/conflicts/").json()["count"] == 1
 
 
 def test_conflicts_cost_a_fixed_number_of_queries(django_assert_max_num_queries):
@@ -132,6 +138,6 @@ def test_conflicts_cost_a_fixed_number_of_queries(django_assert_max_num_queries)
     for i in range(5):
         deck = make(alice, f"Deck {i}", [(c, 3) for c in picks])
         api.post(f"/api/v1/decks/{deck.share_key}/build/")
-    with django_assert_max_num_queries(8):
-        body = api.get("/api/v1/collection/conflicts/").json()
+    with django_assert_max_num_queries(9):
+        body = api.get("/api/v1/collection/conflicts/").json()["results"]
     assert len(body) == 6 and all(len(c["decks"]) == 5 for c in body)

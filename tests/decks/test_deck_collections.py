@@ -166,7 +166,7 @@ def test_unbuilding_a_deck_frees_its_copies(alice):
     deck_build(deck=second, user=alice)
     assert built_conflicts(user=alice)
     deck_unbuild(deck=first, user=alice)
-    assert built_conflicts(user=alice) == []
+    assert not built_conflicts(user=alice)
     assert deck_missing(deck=second, viewer=alice).buildable
 
 
@@ -178,7 +178,7 @@ def test_a_deleted_built_deck_takes_no_copies(alice):
     deck_build(deck=first, user=alice)
     deck_build(deck=second, user=alice)
     Deck.objects.filter(pk=first.pk).update(deleted_at=timezone.now())
-    assert built_conflicts(user=alice) == []
+    assert not built_conflicts(user=alice)
 
 
 def test_only_the_owner_may_build_or_unbuild_a_deck(alice, bob):
