@@ -4,20 +4,22 @@ from collections.abc import Callable
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 
+from cardsite.api.errors import json_or_html_404
 from cardsite.api.parsers import BAD_TEXT, bad_text_message
 
 
 class NulInPathIsNotFound:
     """A URL path carrying a NUL character names nothing here, but a view would look it up
     all the same, and PostgreSQL refuses a query holding one with an error (a 500). Answer
-    404 before any view runs (JSON under /api/, via handler404)."""
+    404 before any view runs (JSON under /api/). Answered, not raised: with DEBUG on, a raised
+    Http404 would be Django's HTML debug page even under /api/."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if "\x00" in request.path:
-            raise Http404("No page at a path with a NUL character.")
+            return json_or_html_404(request, Http404("No page at a path with a NUL character."))
         return self.get_response(request)
 
 

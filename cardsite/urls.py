@@ -1,8 +1,9 @@
 from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 
+from cardsite.api.errors import json_or_html_404
 from cardsite.catalogue.art_views import ART_FOLDER, card_art
 from cardsite.lockout import LockoutAttemptAdmin
 from cardsite.media import media_file
@@ -18,6 +19,10 @@ admin.site.register(AccessAttempt, LockoutAttemptAdmin)
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include(("cardsite.api.urls", "api"), namespace="v1")),
+    # Anything else under /api/ (another version, an unknown endpoint, a path holding a line
+    # break) is the API's JSON 404, even with DEBUG on, when Django would answer its HTML
+    # debug page instead of handler404. A prefix, not "^api/.*$": "." stops at a line break.
+    re_path(r"^api/", json_or_html_404, name="api-not-found"),
     # Before Django's own: a reset mail that cannot be sent is reported, not passed over.
     path("accounts/password_reset/", password_reset, name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),

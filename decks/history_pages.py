@@ -23,7 +23,7 @@ from decks.history import (
     version_legality,
     version_views,
 )
-from decks.models import Deck, DeckVersion
+from decks.models import VERSION_MAX, Deck, DeckVersion
 from decks.services import CheckResult, game_snapshot
 from decks.services.diff import CardLine, card_line
 from decks.services.history import (
@@ -39,8 +39,8 @@ from engines.errors import InputError
 from engines.rules import Problem, Severity
 
 PER_PAGE = 20
-# The largest version (and page) number read from a request; longer digit runs are refused
-# before int() is asked to read them.
+# The largest page number read from a request (a version number's is VERSION_MAX); longer
+# digit runs are refused before int() is asked to read them.
 NUMBER_MAX = 10**9
 PLANNED = "Planned"
 SETTING_LABELS = {
@@ -52,14 +52,20 @@ SETTING_LABELS = {
 }
 
 
-def read_number(raw: str | None, field: str) -> int:
-    """A version or page number from a request, 1 to NUMBER_MAX; InputError naming `field`."""
+def read_number(raw: str | None, field: str, most: int = NUMBER_MAX) -> int:
+    """A page number from a request, 1 to `most`; InputError naming `field` and the limit."""
     text = (raw or "").strip()
     # ASCII digits only: str.isdigit() also takes superscripts, which int() refuses.
-    digits = text.isascii() and text.isdigit() and len(text) <= len(str(NUMBER_MAX))
-    if not (digits and 1 <= int(text) <= NUMBER_MAX):
-        raise InputError(field, f"{field} is a whole number from 1 to {NUMBER_MAX:,}.")
+    digits = text.isascii() and text.isdigit() and len(text) <= len(str(most))
+    if not (digits and 1 <= int(text) <= most):
+        raise InputError(field, f"{field} is a whole number from 1 to {most:,}.")
     return int(text)
+
+
+def read_version(raw: str | None, field: str) -> int:
+    """A version number from a request or a path, 1 to VERSION_MAX. Past it no version can
+    have been kept: InputError naming `field` and the limit, not a version not found."""
+    return read_number(raw, field, VERSION_MAX)
 
 
 def versions_kept(deck: Deck) -> int:

@@ -177,6 +177,11 @@ class DeckVersionManager(models.Manager["DeckVersion"]):
         return self.get(deck__share_key=share_key, number=number)
 
 
+# The largest version number: what a PositiveIntegerField holds on every database. A larger
+# one was never kept, and is refused by name wherever one comes in, before any query sees it.
+VERSION_MAX = 2_147_483_647
+
+
 class DeckVersion(models.Model):
     """One saved version of a deck: what changed since the version before it.
 

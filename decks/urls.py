@@ -1,6 +1,22 @@
-from django.urls import path
+from django.urls import path, register_converter
 
 from decks import views
+
+
+class Digits:
+    """A run of ASCII digits, passed on as written, for the view to read against its own limit
+    and name it: `int` would pass any length on (or, past 4,300 digits, match no URL at all)."""
+
+    regex = "[0-9]+"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: int | str) -> str:
+        return str(value)
+
+
+register_converter(Digits, "digits")
 
 app_name = "decks"
 
@@ -15,7 +31,7 @@ urlpatterns = [
     path("decks/<str:deck_id>/history/diff/", views.deck_diff, name="diff"),
     path("decks/<str:deck_id>/history/revert/", views.deck_revert_view, name="revert"),
     path(
-        "decks/<str:deck_id>/history/<int:number>/note/",
+        "decks/<str:deck_id>/history/<digits:number>/note/",
         views.version_note_view,
         name="version-note",
     ),

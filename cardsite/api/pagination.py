@@ -23,6 +23,9 @@ class StablePagination(PageNumberPagination):
     page_size_query_description = f"Results per page, 1 to {max_page_size}."
     # No ?page=last: the schema says a page is a number.
     last_page_strings = ()
+    # Far past any list's last page (a 404), but short enough to read: int() refuses a run of
+    # more than 4,300 digits with an error, a 500.
+    max_page = 1_000_000_000
 
     def get_page_size(self, request: Request) -> int:
         return self._whole_number(
@@ -30,25 +33,31 @@ class StablePagination(PageNumberPagination):
         )
 
     def get_page_number(self, request: Request, paginator: Paginator) -> int:
-        return self._whole_number(request, self.page_query_param, 1, None)
+        return self._whole_number(request, self.page_query_param, 1, self.max_page)
 
-    def _whole_number(self, request: Request, name: str, default: int, most: int | None) -> int:
+    def _whole_number(self, request: Request, name: str, default: int, most: int) -> int:
         values = request.query_params.getlist(name)
         if not values:
             return default
         # One value only: with two, which one would count is an accident of the framework.
         raw = values[-1] if len(values) == 1 else ""
-        if not (raw.isascii() and raw.isdigit()) or int(raw) < 1 or (most and int(raw) > most):
-            upto = f" from 1 to {most}" if most else " of 1 or more"
-            raise ValidationError({name: [f"Must be one whole number{upto}, got {raw!r}."]})
+        digits = raw.isascii() and raw.isdigit() and len(raw) <= len(str(most))
+        if not digits or not 1 <= int(raw) <= most:
+            shown = raw if len(raw) <= 40 else f"{raw[:40]}…"
+            raise ValidationError(
+                {name: [f"Must be one whole number from 1 to {most:,}, got {shown!r}."]}
+            )
         return int(raw)
 
     def get_schema_operation_parameters(self, view: APIView) -> list[dict[str, Any]]:
         parameters = super().get_schema_operation_parameters(view)
         for parameter in parameters:
             parameter["schema"]["minimum"] = 1
-            if parameter["name"] == self.page_size_query_param:
-                parameter["schema"]["maximum"] = self.max_page_size
+            parameter["schema"]["maximum"] = (
+                self.max_page_size
+                if parameter["name"] == self.page_size_query_param
+                else self.max_page
+            )
         return parameters
 
 

@@ -1,9 +1,8 @@
-from django.urls import path, re_path
+from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import APIRootView, DefaultRouter
 
 from cardsite.api.auth import TokenView
-from cardsite.api.errors import json_or_html_404
 from cardsite.api.odds import OddsView
 from cardsite.catalogue.api.views import CardViewSet, GameViewSet, SetViewSet
 from cardsite.collection.api.urls import urlpatterns as collection_urls
@@ -54,6 +53,4 @@ urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="v1:schema"), name="docs"),
     *router.urls,
-    # Last: anything else under /api/ is a JSON 404, even with DEBUG on.
-    re_path(r"^.*$", json_or_html_404, name="not-found"),
 ]

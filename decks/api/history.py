@@ -24,7 +24,6 @@ from cardsite.catalogue.api.serializers import _DATETIME
 from cardsite.catalogue.models import Game
 from cardsite.catalogue.search.text import fold
 from decks.api.history_serializers import (
-    VERSION_MAX,
     ComparisonSerializer,
     DiffSerializer,
     RevertSerializer,
@@ -42,7 +41,7 @@ from decks.history import (
     first_kept,
     readable_variants,
 )
-from decks.models import Deck, DeckVersion
+from decks.models import VERSION_MAX, Deck, DeckVersion
 from decks.selectors import deck_for_reader
 from decks.services import (
     DeckChart,
@@ -85,6 +84,7 @@ LOCATION = OpenApiParameter(
     "Location", str, OpenApiParameter.HEADER, response=[201], description="The new deck's URL."
 )
 NOT_KEPT = OpenApiResponse(description="No such deck, it is private, or no such version kept.")
+BAD_VERSION = OpenApiResponse(description=f"A version number outside 1 to {VERSION_MAX:,}.")
 STALE = {
     409: OpenApiResponse(StaleVersionSerializer, description="`expected_version` is stale"),
     412: OpenApiResponse(StaleVersionSerializer, description="If-Match is stale"),
@@ -92,8 +92,9 @@ STALE = {
 
 
 def version_number(value: str | None, name: str) -> int:
-    """A version number from a query string: a whole number from 1 to VERSION_MAX, or a 400
-    naming the parameter."""
+    """A version number from a query string or a path: a whole number from 1 to VERSION_MAX,
+    or a 400 naming the parameter and the limit (past it, no version can have been kept: the
+    number is wrong, not missing)."""
     # Ten digits at most before int(): a number thousands of digits long is refused unread.
     digits = value is not None and value.isascii() and value.isdigit() and len(value) <= 10
     if not digits or not 1 <= int(value or 0) <= VERSION_MAX:
@@ -170,15 +171,13 @@ class DeckHistoryActions:
     @extend_schema(
         summary="A version of a deck, whole, in the shape of a deck read",
         parameters=[VERSION_PATH],
-        responses={200: DeckSerializer, 404: NOT_KEPT},
+        responses={200: DeckSerializer, 400: BAD_VERSION, 404: NOT_KEPT},
     )
     @action(detail=True, methods=["get"], url_path=r"versions/(?P<number>[0-9]+)")
     def version(self, request: Request, id: str, number: str) -> Response:
         deck = self._readable(request, id)
-        wanted = int(number) if len(number) <= 10 else VERSION_MAX + 1
-        kept = None
-        if 1 <= wanted <= VERSION_MAX:
-            kept = DeckVersion.objects.filter(deck=deck, number=wanted).first()
+        wanted = version_number(number, "number")
+        kept = DeckVersion.objects.filter(deck=deck, number=wanted).first()
         if kept is None:
             raise _not_kept(wanted)
         try:

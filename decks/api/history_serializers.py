@@ -8,12 +8,9 @@ from typing import Any
 from rest_framework import serializers
 
 from cardsite.api.fields import StrictCharField, StrictIntegerField
+from decks.models import VERSION_MAX
 from decks.services.history import NOTE_MAX
 from decks.services.write import NAME_MAX
-
-# A version number as the database holds it: larger ones are never kept, and are refused
-# before any query sees them.
-VERSION_MAX = 2_147_483_647
 
 
 class CardRefSerializer(serializers.Serializer):

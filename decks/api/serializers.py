@@ -8,6 +8,7 @@ from rest_framework import serializers
 from cardsite.api.fields import GameSlugField, StrictCharField, StrictIntegerField
 from cardsite.api.schema import ErrorSerializer
 from decks.decklist import MAX_CODE_CHARS, MAX_QUANTITY
+from decks.models import VERSION_MAX
 from decks.services.history import NOTE_MAX
 from decks.services.intake import MAX_ENTRIES
 from decks.services.write import MAX_MAYBE
@@ -242,7 +243,10 @@ class DeckWriteSerializer(DeckInputSerializer):
         help_text="A deck code instead of `cards` or `text`.",
     )
     version = StrictIntegerField(
-        required=False, min_value=1, help_text="On update: the version you read (or If-Match)."
+        required=False,
+        min_value=1,
+        max_value=VERSION_MAX,
+        help_text="On update: the version you read (or If-Match).",
     )
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
@@ -297,7 +301,7 @@ class DeckPatchSerializer(serializers.Serializer):
         max_length=NOTE_MAX,
         help_text="Kept on the version this change makes (none if it changes nothing).",
     )
-    version = StrictIntegerField(required=False, min_value=1)
+    version = StrictIntegerField(required=False, min_value=1, max_value=VERSION_MAX)
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:
         if "cards" in data and "text" in data:

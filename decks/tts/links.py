@@ -9,6 +9,7 @@ caches images by URL, fetches a sheet again at most once an hour).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from datetime import datetime
 from urllib.parse import urlencode
@@ -21,6 +22,10 @@ LINK_HOURS = 24
 HOUR = 60 * 60
 # An expiry is a whole number of seconds; twelve digits reach past the year 33,000.
 MAX_EXPIRES_DIGITS = 12
+# The one way a link writes its expiry: ASCII digits without a leading zero. int() would also
+# read "0…", "+…", " … " and other scripts' digits as the same time, making one signature
+# good for many URLs (each a separate entry in every cache on the way).
+EXPIRES = re.compile(rf"[1-9][0-9]{{0,{MAX_EXPIRES_DIGITS - 1}}}")
 MAX_SIGNATURE = 100
 
 
@@ -47,8 +52,7 @@ def link_is_valid(share_key: str, query: Mapping[str, str], now: datetime) -> bo
     """Whether `query` signs a link to this deck that has not expired at `now`."""
     expires = query.get("expires", "")
     signature = query.get("sig", "")
-    # ASCII digits only: str.isdigit() also takes "²", which int() refuses.
-    if not (expires.isascii() and expires.isdigit() and len(expires) <= MAX_EXPIRES_DIGITS):
+    if not EXPIRES.fullmatch(expires):
         return False
     if int(expires) <= now.timestamp() or len(signature) > MAX_SIGNATURE:
         return False

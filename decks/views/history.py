@@ -13,13 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from cardsite.api.errors import as_form_error
-from decks.history_pages import (
-    NUMBER_MAX,
-    history_page,
-    page_of,
-    read_number,
-    side_by_side,
-)
+from decks.history_pages import history_page, page_of, read_number, read_version, side_by_side
 from decks.models import Deck
 from decks.services import DeckConflict, DeckContentError, deck_revert, version_annotate
 from decks.services.history import NOTE_MAX, VersionNotFound
@@ -63,8 +57,8 @@ def deck_diff(request: HttpRequest, deck_id: str) -> HttpResponse:
     deck = readable_or_404(request, deck_id)
     context: dict[str, Any] = {"deck": deck, **tabs_context(request, deck)}
     try:
-        a = read_number(request.GET.get("from"), "from")
-        b = read_number(request.GET.get("to") or str(deck.version), "to")
+        a = read_version(request.GET.get("from"), "from")
+        b = read_version(request.GET.get("to") or str(deck.version), "to")
     except InputError as exc:
         context["error"] = as_form_error(exc)
         return render(request, "decks/diff.html", context, status=400)
@@ -86,7 +80,7 @@ def deck_revert_view(request: HttpRequest, deck_id: str) -> HttpResponse:
     # The service refreshes `deck` in place.
     before = deck.version
     try:
-        number = read_number(request.POST.get("number"), "number")
+        number = read_version(request.POST.get("number"), "number")
         reverted = deck_revert(
             deck=deck, expected_version=version_in(request), version=number, author=request.user
         )
@@ -119,24 +113,26 @@ def deck_revert_view(request: HttpRequest, deck_id: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def version_note_view(request: HttpRequest, deck_id: str, number: int) -> HttpResponse:
+def version_note_view(request: HttpRequest, deck_id: str, number: str) -> HttpResponse:
     deck = owned_or_404(request, deck_id)
-    if number > NUMBER_MAX:
-        raise Http404("No such version.")
+    try:
+        wanted = read_version(number, "number")
+    except InputError as exc:
+        return _history(request, deck, status=400, error=as_form_error(exc))
     note = request.POST.get("note", "")
     try:
-        version_annotate(deck=deck, number=number, note=note)
+        version_annotate(deck=deck, number=wanted, note=note)
     except InputError as exc:
         return _history(
             request,
             deck,
-            page_of(deck, number),
+            page_of(deck, wanted),
             status=400,
             note_error=as_form_error(exc),
-            note_for=number,
+            note_for=wanted,
             note_text=note,
         )
     except VersionNotFound as exc:
         raise Http404("No such version of this deck.") from exc
-    messages.success(request, f"Note saved on version {number}.")
-    return redirect(_history_url(deck, number))
+    messages.success(request, f"Note saved on version {wanted}.")
+    return redirect(_history_url(deck, wanted))

@@ -28,6 +28,8 @@ def deck_og_image(request: HttpRequest, deck_id: str) -> HttpResponse:
     # Only drawing costs (a third of a second); the file is read for free afterwards.
     png = og_png(deck=deck, resolved=resolved, before_drawing=lambda: spend(request, "images"))
     response = HttpResponse(png, content_type="image/png")
-    private = deck.visibility == Deck.Visibility.PRIVATE
-    patch_cache_control(response, private=private, public=not private, max_age=MAX_AGE)
+    # One directive set to True: Django writes a False one out as "private=False", which no
+    # cache reads as anything, and nginx then stores nothing.
+    scope = "private" if deck.visibility == Deck.Visibility.PRIVATE else "public"
+    patch_cache_control(response, **{scope: True}, max_age=MAX_AGE)
     return response

@@ -5,7 +5,7 @@ from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from cardsite.catalogue.models import Card
-from decks.models import Deck
+from decks.models import VERSION_MAX, Deck
 
 pytestmark = pytest.mark.django_db
 DECKS = "/api/v1/decks/"
@@ -182,6 +182,21 @@ def test_a_full_replace_needs_a_version(alice):
     deck = new_deck(alice)
     response = client_for(alice).put(f"{DECKS}{deck['id']}/", {"name": "x"}, format="json")
     assert response.status_code == 428
+
+
+@pytest.mark.parametrize("version", [VERSION_MAX + 1, 10**30])
+@pytest.mark.parametrize("method", ["patch", "put"])
+def test_a_written_version_past_the_limit_is_a_400_naming_it(alice, method, version):
+    deck = new_deck(alice)
+    api = client_for(alice)
+    body = {"name": "Renamed", "version": version}
+    if method == "put":
+        body |= {"game": deck["game"], "format": deck["format"], "cards": capital_cards()}
+    response = getattr(api, method)(f"{DECKS}{deck['id']}/", body, format="json")
+    assert response.status_code == 400
+    assert list(response.json()["errors"]) == ["version"]
+    assert f"{VERSION_MAX}" in response.json()["errors"]["version"][0]
+    assert api.get(f"{DECKS}{deck['id']}/").json()["name"] == "Dwarves rush"
 
 
 def test_unknown_cards_are_refused_with_their_lines_and_nothing_is_saved(alice):

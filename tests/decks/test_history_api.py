@@ -80,11 +80,23 @@ def test_a_version_reads_whole_in_the_shape_of_a_deck_read(edited):
     assert middle["maybe"] == now["maybe"] and middle["name"] == "Dwarves rush"
 
 
-@pytest.mark.parametrize("number", ["4", "0", str(VERSION_MAX + 1), "9" * 40])
+@pytest.mark.parametrize("number", ["4", "1000000000", str(VERSION_MAX)])
 def test_a_version_never_kept_is_a_404(edited, number):
     response = APIClient().get(url_of(edited, f"versions/{number}/"))
     assert response.status_code == 404
-    assert response.json()["code"] == "not_found"
+    assert response.json() == {
+        "code": "not_found",
+        "detail": f"Version {number} of this deck was never kept.",
+    }
+
+
+@pytest.mark.parametrize("number", ["0", "00", str(VERSION_MAX + 1), "9" * 30, "9" * 5000])
+def test_a_version_number_past_the_limit_is_a_400_naming_it(edited, number):
+    response = APIClient().get(url_of(edited, f"versions/{number}/"))
+    assert response.status_code == 400
+    assert response.json()["errors"] == {
+        "number": [f"A version is a whole number from 1 to {VERSION_MAX:,}."]
+    }
 
 
 def test_a_diff_names_each_card_added_removed_or_changed_and_each_setting(edited):

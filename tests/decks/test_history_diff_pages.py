@@ -67,17 +67,19 @@ def test_the_diff_compares_with_the_current_version_by_default(client, owner):
 @pytest.mark.parametrize(
     ("query", "status", "says"),
     [
-        ("", 400, "from is a whole number from 1 to 1,000,000,000"),
+        ("", 400, "from is a whole number from 1 to 2,147,483,647"),
         ("from=x", 400, "from is a whole number"),
         ("from=%C2%B2", 400, "from is a whole number"),
         ("from=1&to=%EF%BC%91", 400, "to is a whole number"),
         ("from=-1", 400, "from is a whole number"),
         ("from=0", 400, "from is a whole number"),
-        ("from=1&to=1000000001", 400, "to is a whole number"),
+        ("from=1&to=2147483648", 400, "to is a whole number from 1 to 2,147,483,647"),
+        ("from=" + "9" * 30, 400, "from is a whole number from 1 to 2,147,483,647"),
         ("from=1&to=" + "9" * 5000, 400, "to is a whole number"),
         ("from=3", 404, "from: version 3 of this deck was never kept."),
         ("from=1&to=40", 404, "to: version 40 of this deck was never kept."),
         ("from=1000000000", 404, "from: version 1000000000 of this deck was never kept."),
+        ("from=1&to=2147483647", 404, "to: version 2147483647 of this deck was never kept."),
     ],
 )
 def test_a_bad_diff_version_is_refused_naming_the_parameter(client, owner, query, status, says):

@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from cardsite.catalogue.models import Card, Game
 from decks.history_pages import NUMBER_MAX, PER_PAGE
-from decks.models import Deck, DeckVersion
+from decks.models import VERSION_MAX, Deck, DeckVersion
 from decks.services import (
     Intake,
     RequestedCard,
@@ -340,13 +340,16 @@ def test_a_revert_to_a_card_that_left_the_catalogue_names_it(signed_in, owner):
 @pytest.mark.parametrize(
     ("post", "status", "says"),
     [
-        ({"number": "one", "version": 2}, 400, "number is a whole number from 1 to 1,000,000,000"),
+        ({"number": "one", "version": 2}, 400, "number is a whole number from 1 to 2,147,483,647"),
+        ({"number": "2147483648", "version": 2}, 400, "number is a whole number from 1 to 2,1"),
+        ({"number": "9" * 30, "version": 2}, 400, "number is a whole number from 1 to 2,1"),
         ({"number": "9" * 5000, "version": 2}, 400, "number is a whole number from 1"),
         ({"number": "0", "version": 2}, 400, "number is a whole number from 1"),
         ({"number": "\u00b2", "version": 2}, 400, "number is a whole number from 1"),
         ({"number": "\uff11", "version": 2}, 400, "number is a whole number from 1"),
         ({"number": "2", "version": 2}, 400, "The deck is at version 2 already."),
         ({"number": "77", "version": 2}, 404, "Version 77 of this deck was never kept."),
+        ({"number": "2147483647", "version": 2}, 404, "Version 2147483647 of this deck was never"),
     ],
 )
 def test_a_revert_to_no_kept_version_is_refused_naming_why(signed_in, owner, post, status, says):
@@ -382,10 +385,19 @@ def test_a_note_past_its_limit_is_refused_in_the_page_and_nothing_saved(signed_i
 
 def test_a_note_on_a_version_never_kept_is_404(signed_in, owner):
     deck = new_deck(owner, cards(2))
-    for number in (5, NUMBER_MAX + 1, 10**30):
+    for number in (5, NUMBER_MAX + 1, VERSION_MAX):
         assert (
             signed_in.post(f"{history_url(deck)}{number}/note/", {"note": "x"}).status_code == 404
         )
+
+
+@pytest.mark.parametrize("number", ["0", str(VERSION_MAX + 1), "9" * 30, "9" * 5000])
+def test_a_note_on_a_version_past_the_limit_is_a_400_naming_it(signed_in, owner, number):
+    deck = new_deck(owner, cards(2))
+    response = signed_in.post(f"{history_url(deck)}{number}/note/", {"note": "x"})
+    assert response.status_code == 400
+    assert "number is a whole number from 1 to 2,147,483,647" in text_of(response)
+    assert not DeckVersion.objects.filter(deck=deck).exclude(note="").exists()
 
 
 def history_queries(client, deck):
@@ -440,5 +452,5 @@ def test_the_readme_states_the_history_limits():
     limits = readme_limits()
     assert f"{PER_PAGE} versions a page" in limits
     assert f"`page` 1 to {NUMBER_MAX:,}" in limits
-    assert f"1 to {NUMBER_MAX:,}, and a version that was kept" in limits
+    assert f"1 to {VERSION_MAX:,} (`VERSION_MAX`), and a version that was kept" in limits
     assert f"at most **{NOTE_MAX}** characters (`NOTE_MAX`" in limits

@@ -4,7 +4,7 @@ expired; the sheets' ETags, caching, budget and the digests a deck answers."""
 
 import json
 from datetime import UTC, datetime, timedelta
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 from django.contrib.auth.models import User
@@ -140,6 +140,33 @@ def test_an_expiry_that_is_not_a_plain_time_is_a_404_never_an_error(client, owne
     deck = game_deck(owner, "conquest-of-orion", visibility="private")
     url = local(sheet_url(deck, tts_plan(deck).sheets[0], timezone.now()))
     assert client.get(with_query(url, expires=expires)).status_code == 404
+
+
+def spelled(expires):
+    """Other ways of writing the same time that int() would read alike."""
+    arabic_indic = expires.translate({ord(d): 0x0660 + int(d) for d in "0123456789"})
+    return [
+        "0" + expires,
+        "00" + expires,
+        "+" + expires,
+        " " + expires,
+        expires + " ",
+        expires + "\n",
+        f"{expires[:4]}_{expires[4:]}",
+        arabic_indic,
+        expires[:-1] + "\uff10",  # the last digit (0: a whole hour) in full width
+    ]
+
+
+def test_an_expiry_is_valid_only_as_the_link_writes_it(client, owner):
+    deck = game_deck(owner, "conquest-of-orion", visibility="private")
+    path = local(sheet_url(deck, tts_plan(deck).sheets[0], timezone.now())).split("?")[0]
+    query = signed_query(deck.share_key, timezone.now())
+    assert client.get(f"{path}?{urlencode(query)}").status_code == 200
+    for expires in spelled(query["expires"]):
+        other = urlencode({**query, "expires": expires})
+        assert client.get(f"{path}?{other}").status_code == 404, expires
+        assert client.get(f"/decks/{deck.share_key}/tts.json?{other}").status_code == 404
 
 
 def test_links_made_within_one_hour_are_the_same_and_good_for_a_day():

@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth.models import Group, User
 from django.core.management import CommandError, call_command
 
+from cardsite.api.pagination import StablePagination
 from cardsite.catalogue.models import Card, Rarity
 
 pytestmark = pytest.mark.django_db
@@ -109,3 +110,19 @@ def test_the_admin_refuses_a_rarity_order_beyond_a_small_integer(client, curator
     assert "less than or equal to 32767" in response.content.decode()
     rarity.refresh_from_db()
     assert rarity.order != 40000
+
+
+@pytest.mark.parametrize("page", ["1000000001", "9" * 30, "9" * 5000])
+@pytest.mark.parametrize("url", ["/api/v1/cards/", "/api/v1/decks/", "/api/v1/games/"])
+def test_an_api_page_number_past_the_limit_is_a_400_naming_it_whatever_its_length(api, url, page):
+    response = api.get(url, {"page": page})
+    assert response.status_code == 400
+    (message,) = response.json()["errors"]["page"]
+    assert message.startswith(f"Must be one whole number from 1 to {StablePagination.max_page:,}")
+    # The refusal quotes the number cut short, not all of it.
+    assert len(response.content) < 300
+
+
+def test_an_api_page_within_the_limit_but_past_the_last_is_still_a_404(api):
+    response = api.get("/api/v1/games/", {"page": str(StablePagination.max_page)})
+    assert response.status_code == 404
