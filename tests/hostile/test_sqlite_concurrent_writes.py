@@ -10,6 +10,7 @@ tests/decks/test_concurrency.py.
 """
 
 import secrets
+import sqlite3
 import threading
 from collections import Counter
 from collections.abc import Iterator
@@ -21,7 +22,7 @@ import requests
 from django.contrib.auth.models import User
 from django.contrib.staticfiles.handlers import StaticFilesHandler
 from django.core.servers.basehttp import ThreadedWSGIServer
-from django.db import connection
+from django.db import connection, connections
 from django.test import Client
 from django.test.testcases import LiveServerThread
 from rest_framework.authtoken.models import Token
@@ -99,6 +100,18 @@ def owner(live) -> Iterator[dict[str, Any]]:
     yield {"user": user, "token": token, "deck": deck}
     Pool.objects.filter(created_by=user).delete()
     User.objects.filter(pk=user.pk).delete()
+
+
+@pytest.fixture
+def signed_in(owner) -> dict[str, Any]:
+    """The owner's browser: a session cookie, and a CSRF cookie with its header."""
+    browser = Client()
+    browser.force_login(owner["user"])
+    csrf = secrets.token_hex(16)  # 32 characters, as Django's own token secrets are
+    return {
+        "cookies": {"sessionid": browser.cookies["sessionid"].value, "csrftoken": csrf},
+        "headers": {"X-CSRFToken": csrf},
+    }
 
 
 @pytest.fixture
@@ -198,22 +211,10 @@ def test_fifty_forks_variants_builds_unbuilds_and_deletes_at_once_all_happen(liv
     assert mine.filter(deleted_at__isnull=True).count() == 1 + AT_ONCE
 
 
-def test_fifty_pluses_on_a_card_not_yet_owned_make_exactly_fifty_copies(live, owner):
+def test_fifty_pluses_on_a_card_not_yet_owned_make_exactly_fifty_copies(live, owner, signed_in):
     card = Card.objects.filter(card_set__code="CFC-SMP").order_by("number_sort").first()
-    browser = Client()
-    browser.force_login(owner["user"])
-    csrf = secrets.token_hex(16)  # 32 characters, as Django's own token secrets are
-    cookies = {"sessionid": browser.cookies["sessionid"].value, "csrftoken": csrf}
-    answers = fire(
-        [
-            (
-                "POST",
-                f"{live}/collection/cards/{card.short_id}/",
-                {"data": {"step": "1"}, "cookies": cookies, "headers": {"X-CSRFToken": csrf}},
-            )
-        ]
-        * AT_ONCE
-    )
+    url = f"{live}/collection/cards/{card.short_id}/"
+    answers = fire([("POST", url, {"data": {"step": "1"}, **signed_in})] * AT_ONCE)
     assert statuses(answers) == {302: AT_ONCE}
     owned = CollectionCard.objects.filter(owner=owner["user"], card=card)
     assert list(owned.values_list("quantity", flat=True)) == [AT_ONCE]
@@ -290,3 +291,51 @@ def test_fifty_pools_made_and_left_at_once_all_happen(live, friends):
     left = fire([("POST", f"{url}leave/", {"headers": token(k)}) for _, k in friends])
     assert statuses(left) == {200: AT_ONCE}
     assert not theirs.exists()
+
+
+@pytest.fixture
+def write_lock_held(live, monkeypatch) -> Iterator[None]:
+    """Another process's write transaction on the file, held for as long as the test runs,
+    and a busy timeout of a tenth of a second for the server's connections, each opened anew
+    for its request: a write certainly waits past it, however busy the machine."""
+    monkeypatch.setitem(connections.settings["default"]["OPTIONS"], "timeout", 0.1)
+    other = sqlite3.connect(connection.settings_dict["NAME"], isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    yield
+    other.execute("ROLLBACK")
+    other.close()
+
+
+def test_a_write_that_cannot_get_the_lock_in_time_is_a_503_with_retry_after(
+    live, owner, signed_in, write_lock_held
+):
+    deck = owner["deck"]
+    api = requests.patch(
+        f"{live}{API}/decks/{deck.share_key}/",
+        json={"name": "Never saved"},
+        headers=token(owner["token"]),
+    )
+    assert api.status_code == 503
+    assert api.headers["Retry-After"] == "2"
+    assert api.json()["code"] == "busy"
+    assert "nothing was saved" in api.json()["detail"]
+
+    page = requests.post(
+        f"{live}/decks/{deck.share_key}/delete/", allow_redirects=False, **signed_in
+    )
+    assert page.status_code == 503
+    assert page.headers["Retry-After"] == "2"
+    assert page.headers["Content-Type"].startswith("text/html")
+    assert "nothing was saved" in page.text
+    deck.refresh_from_db()
+    assert (deck.name, deck.deleted_at, deck.version) == ("Contested", None, 1)
+
+
+def test_a_page_is_read_while_another_connection_holds_the_write_lock(
+    live, owner, signed_in, write_lock_held
+):
+    # Read-only requests begin DEFERRED, and WAL lets them read beside the writer.
+    deck = owner["deck"]
+    assert requests.get(f"{live}/decks/{deck.share_key}/", **signed_in).status_code == 200
+    api = requests.get(f"{live}{API}/decks/{deck.share_key}/", headers=token(owner["token"]))
+    assert api.status_code == 200
