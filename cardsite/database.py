@@ -20,9 +20,10 @@ def database_busy(exception: BaseException) -> bool:
 
 
 def busy_response(request: HttpRequest) -> HttpResponse:
+    waited = connections["default"].settings_dict["OPTIONS"].get("timeout", 5)
     message = (
-        "The site is busy saving other changes and could not save yours in time; nothing was"
-        f" saved. Try again in {RETRY_AFTER} seconds."
+        f"The site is busy saving other changes: yours waited {waited:g} seconds for its turn,"
+        f" the most a save waits, and nothing was saved. Try again in {RETRY_AFTER} seconds."
     )
     response: HttpResponse
     if request.path.startswith("/api/"):

@@ -318,6 +318,7 @@ def test_a_write_that_cannot_get_the_lock_in_time_is_a_503_with_retry_after(
     assert api.status_code == 503
     assert api.headers["Retry-After"] == "2"
     assert api.json()["code"] == "busy"
+    assert "waited 0.1 seconds" in api.json()["detail"]
     assert "nothing was saved" in api.json()["detail"]
 
     page = requests.post(
