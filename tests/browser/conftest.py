@@ -17,7 +17,6 @@ from django.contrib.staticfiles.handlers import StaticFilesHandler
 from django.db import connections
 from django.test.testcases import LiveServerThread
 
-
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # Without these, Chromium keeps trying to reach Google's services from this sandbox.
 CHROMIUM_ARGS = [
