@@ -4,11 +4,13 @@ runs in a transaction that is rolled back, so tests may change the catalogue fre
 
 import io
 import shutil
+from pathlib import Path
 
 import pytest
 from django.conf import settings
 from django.core.cache import cache
 from django.core.management import call_command
+from django.db import connections
 from django.test.utils import setup_databases, teardown_databases
 from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
@@ -34,10 +36,16 @@ def django_db_setup(
             verbosity=verbosity, interactive=False, aliases={"default"}, keepdb=keepdb
         )
         call_command("load_games", verbosity=0, stdout=io.StringIO())
+        name = connections["default"].settings_dict["NAME"]
     yield
     if not django_db_keepdb:
         with django_db_blocker.unblock():
             teardown_databases(databases, verbosity=verbosity)
+        if connections["default"].vendor == "sqlite":
+            # Django removes the test database's file (cardsite/settings/test.py), not the
+            # two WAL mode keeps beside it.
+            for suffix in ("-wal", "-shm"):
+                Path(f"{name}{suffix}").unlink(missing_ok=True)
 
 
 @pytest.fixture(autouse=True)
