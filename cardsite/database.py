@@ -5,6 +5,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db import OperationalError, connections
+from django.db.backends.signals import connection_created
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
@@ -49,14 +50,14 @@ class SqliteTransactions:
         connection = connections["default"]
         if connection.vendor != "sqlite" or request.method not in SAFE_METHODS:
             return self.get_response(request)
-        # Connecting sets the mode from OPTIONS, so connect first, then choose.
-        connection.ensure_connection()
-        configured = connection.transaction_mode  # type: ignore[attr-defined]
-        connection.transaction_mode = None  # type: ignore[attr-defined]
+        # Not connecting here: a page that reads nothing opens no connection.
+        connection.read_only_request = True  # type: ignore[attr-defined]
+        _choose_mode(connection)
         try:
             return self.get_response(request)
         finally:
-            connection.transaction_mode = configured  # type: ignore[attr-defined]
+            connection.read_only_request = False  # type: ignore[attr-defined]
+            _choose_mode(connection)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> Any:
         # Under ATOMIC_REQUESTS the commit happens outside DRF's view, so this is the one
@@ -64,3 +65,18 @@ class SqliteTransactions:
         if database_busy(exception):
             return busy_response(request)
         return None
+
+
+def _choose_mode(connection: Any, **kwargs: Any) -> None:
+    """DEFERRED during a read-only request, else the mode OPTIONS set. Also run as each
+    connection opens, since opening sets the mode from OPTIONS afresh."""
+    if connection.vendor != "sqlite":
+        return
+    if getattr(connection, "read_only_request", False):
+        connection.transaction_mode = None
+    else:
+        configured = connection.settings_dict["OPTIONS"].get("transaction_mode")
+        connection.transaction_mode = configured.upper() if configured else None
+
+
+connection_created.connect(_choose_mode)
