@@ -28,6 +28,22 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {})["options"] = (
         "-c max_parallel_workers_per_gather=0 -c jit=off"
     )
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Concurrent writers on one file (two tabs saving at once, the threaded `make run`):
+    # readers never block writers in WAL mode; a write transaction takes the write lock when
+    # it begins (IMMEDIATE), so it waits its turn up to the busy timeout instead of failing
+    # at once when it upgrades from reading; and a write lock not had by then is a 503 with
+    # Retry-After (cardsite.database.SqliteTransactions), never a 500. Safe methods' requests
+    # begin DEFERRED, so pages read beside a write rather than queue behind it.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": env.float("SQLITE_BUSY_TIMEOUT", default=20.0),
+            # WAL persists in the file; synchronous=NORMAL is WAL's safe setting (a power cut
+            # may lose the last commits, never corrupt the file).
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        }
+    )
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = DATABASES["default"]["CONN_MAX_AGE"] > 0
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -66,6 +82,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # A limit a page reached (cardsite/limits.py) as an HTML 429 naming it.
     "cardsite.limits.LimitReachedMiddleware",
+    # SQLite only: read-only requests begin DEFERRED, and a write lock not had in time is a 503.
+    "cardsite.database.SqliteTransactions",
     # Last, as django-axes asks: it turns a locked-out log-in into its lockout page.
     "axes.middleware.AxesMiddleware",
 ]

@@ -8,11 +8,11 @@ gone; answers within max_response_time. Deterministic (fixed seed), bounded by M
 per operation."""
 
 import copy
+import functools
 import json
 import re
 from typing import Any
 
-import hypothesis
 import pytest
 import schemathesis
 from django.contrib.auth.models import User
@@ -25,6 +25,13 @@ from drf_spectacular.renderers import OpenApiJsonRenderer
 from hypothesis import strategies as st
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
+from schemathesis.core.control import SkipTest
+from schemathesis.core.failures import FailureGroup, as_reported_failure
+from schemathesis.generation.feedback import FeedbackSources
+from schemathesis.generation.hypothesis.reporting import ignore_hypothesis_output
+from schemathesis.pytest._keys import track_schema
+from schemathesis.pytest._test_builder import build_operation_test
+from schemathesis.python._constants.orchestrator import make_constants_value_source
 
 from cardsite.api.parsers import bad_text_message
 from cardsite.catalogue.models import Card
@@ -199,6 +206,7 @@ def filter_failure(context, failure, case, response):
     return not (response.status_code == 400 and _refused_for_a_fact(operation, response.json()))
 
 
+@functools.cache
 def _schema(token: str | None) -> Any:
     fuzzed = schemathesis.openapi.from_dict(
         _with_real_examples(SERVED_SCHEMA), config=_config(token)
@@ -209,8 +217,40 @@ def _schema(token: str | None) -> Any:
     return fuzzed
 
 
-anonymous = _schema(None)
-with_a_token = _schema(TOKEN)
+# One test per operation, named as schemathesis names them. Schemathesis' own parametrize()
+# builds every operation's coverage cases while pytest collects (two minutes, for any run that
+# merely collects tests/api); here an operation's test is built when it runs.
+OPERATIONS = [
+    f"{method.upper()} {path}"
+    for path, operations in SERVED_SCHEMA["paths"].items()
+    for method in operations
+    if method in {"get", "put", "post", "delete", "patch", "head", "options", "trace"}
+]
+
+
+def _fuzz(token: str | None, label: str, config: pytest.Config) -> None:
+    """Every phase schemathesis' pytest plugin runs for one operation (examples, coverage,
+    fuzzing), with every check, failures reported as the plugin reports them. It uses the
+    plugin's test builder (schemathesis is pinned), since its lazy loader cannot run here."""
+    schema = _schema(token)
+    operation = schema.find_operation_by_label(label)
+    assert operation is not None, label
+    # Checks that run once after every operation (the plugin runs them at the session's end).
+    track_schema(config, schema)
+    test = build_operation_test(
+        config=schema.config,
+        operation=operation,
+        test_func=_call_and_validate,
+        given_kwargs={},
+        feedback=FeedbackSources(constants_value_source=make_constants_value_source(schema)),
+    )
+    try:
+        with ignore_hypothesis_output():
+            test()
+    except FailureGroup as exc:
+        raise as_reported_failure(exc) from None
+    except SkipTest as exc:
+        pytest.skip(str(exc))
 
 
 @pytest.fixture
@@ -295,25 +335,18 @@ def _call_and_validate(case: Any) -> None:
 
 # The fixtures are made once per operation, not per example, on purpose: each example's writes
 # are rolled back, so every example sees the same decks, job and token.
-FIXTURES_PER_OPERATION = hypothesis.settings(
-    suppress_health_check=[hypothesis.HealthCheck.function_scoped_fixture]
-)
-
-
-@anonymous.parametrize()
-@FIXTURES_PER_OPERATION
+@pytest.mark.parametrize("label", OPERATIONS)
 def test_every_endpoint_answers_an_anonymous_client_as_its_schema_says(
-    case, fuzzer, unthrottled, with_a_worker, in_process
+    label, request, fuzzer, unthrottled, with_a_worker, in_process
 ):
-    _call_and_validate(case)
+    _fuzz(None, label, request.config)
 
 
-@with_a_token.parametrize()
-@FIXTURES_PER_OPERATION
+@pytest.mark.parametrize("label", OPERATIONS)
 def test_every_endpoint_answers_a_client_with_a_token_as_its_schema_says(
-    case, fuzzer, unthrottled, with_a_worker, in_process
+    label, request, fuzzer, unthrottled, with_a_worker, in_process
 ):
-    _call_and_validate(case)
+    _fuzz(TOKEN, label, request.config)
 
 
 def test_the_fuzzed_schema_is_the_one_the_api_serves(api):

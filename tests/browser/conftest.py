@@ -1,36 +1,21 @@
 """A real headless Chromium (Debian's package, installed by .ci/run) against a live server.
 
 pytest-django's own live_server makes each test transactional and flushes the database
-afterwards, which would empty the catalogue the whole session shares. These tests only read,
-so one server thread serves the already-loaded, committed fixtures for the whole session.
+afterwards, which would empty the catalogue the whole session shares. Instead one server
+serves the loaded catalogue for the whole session, and a test commits what else it needs
+(outside any test transaction, so the server's own connections see it) and deletes it after.
 """
 
 import os
 import shutil
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.staticfiles.handlers import StaticFilesHandler
-from django.core.servers.basehttp import WSGIServer
 from django.db import connections
 from django.test.testcases import LiveServerThread
-
-
-class _SerialServer(WSGIServer):
-    """One request at a time. With SQLite in memory every request shares one connection, and
-    two requests at once (a page's images load in parallel) would run inside each other's
-    transactions."""
-
-    def __init__(self, *args: object, connections_override: object = None, **kwargs: object):
-        super().__init__(*args, **kwargs)
-
-
-class SerialLiveServerThread(LiveServerThread):
-    server_class = _SerialServer
-
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # Without these, Chromium keeps trying to reach Google's services from this sandbox.
@@ -47,15 +32,10 @@ CHROMIUM_ARGS = [
 
 @pytest.fixture(scope="session")
 def _server(django_db_setup, django_db_blocker) -> Iterator[str]:
+    # Threaded, as `make run` is: each request thread has its own connection, on SQLite to
+    # the test database's file (cardsite/settings/test.py), so it sees what a test committed.
     with django_db_blocker.unblock():
-        shared = {
-            c.alias: c for c in connections.all() if c.vendor == "sqlite" and c.is_in_memory_db()
-        }
-        for connection in shared.values():
-            connection.inc_thread_sharing()
-        thread = SerialLiveServerThread(
-            "127.0.0.1", StaticFilesHandler, connections_override=shared, port=0
-        )
+        thread = LiveServerThread("127.0.0.1", StaticFilesHandler, port=0)
         thread.daemon = True
         thread.start()
         thread.is_ready.wait()
@@ -63,8 +43,6 @@ def _server(django_db_setup, django_db_blocker) -> Iterator[str]:
             raise thread.error
         yield f"http://127.0.0.1:{thread.port}"
         thread.terminate()
-        for connection in shared.values():
-            connection.dec_thread_sharing()
         default = connections["default"]
         if default.vendor == "postgresql":
             # The server's request threads may still hold sessions on the test database,
@@ -151,16 +129,7 @@ def sign_in(page, server: str, username: str, password: str) -> None:
 
 def delete_committed(queryset: Any) -> None:
     """Delete rows a test committed for the live server. The server thread may still be
-    answering the page's last requests (an image, an htmx swap) on SQLite's one shared
-    connection, which then reports the table as locked: wait for it, rather than leave the
-    rows behind to break the next test's fixture."""
-    from django.db import OperationalError
-
-    for attempt in range(50):
-        try:
-            queryset.delete()
-            return
-        except OperationalError:
-            if attempt == 49:
-                raise
-            time.sleep(0.2)
+    answering the page's last requests (an image, an htmx swap); the delete waits for their
+    writes as any writer does (the busy timeout), rather than leave the rows behind to break
+    the next test's fixture."""
+    queryset.delete()
