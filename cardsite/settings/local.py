@@ -7,6 +7,10 @@ os.environ.setdefault("EMAIL_URL", "consolemail://")
 os.environ.setdefault("SECRET_KEY", "local-development-only-not-secret")
 
 from cardsite.settings.base import *  # noqa: F403
+from cardsite.settings.base import INSTALLED_APPS
+
+# First, so that its runserver (a longer listen queue) is the one manage.py finds.
+INSTALLED_APPS = ["cardsite.devserver", *INSTALLED_APPS]
 
 # No collectstatic outside production: whitenoise serves from the finders instead.
 STATIC_ROOT = None

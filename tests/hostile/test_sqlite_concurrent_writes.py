@@ -30,6 +30,7 @@ from rest_framework.authtoken.models import Token
 from cardsite.catalogue.models import Card, Game
 from cardsite.collection.models import CollectionCard, CollectionShare, Pool
 from cardsite.collection.services.pools import MAX_POOL_MEMBERS
+from cardsite.devserver.management.commands.runserver import LISTEN_BACKLOG
 from decks.models import Deck, DeckVersion
 from decks.services import Intake, RequestedCard, deck_create
 
@@ -41,9 +42,9 @@ API = "/api/v1"
 
 
 class _Server(ThreadedWSGIServer):
-    # runserver's listen queue holds 10 connections; the fifty here arrive at once, and the
-    # point is what the database does with them, not the kernel refusing the rest.
-    request_queue_size = 2 * AT_ONCE
+    # The listen queue of `make run`'s runserver (Django's own holds 10, and the kernel would
+    # reset the rest of fifty connections opened at once).
+    request_queue_size = LISTEN_BACKLOG
 
 
 class _ServerThread(LiveServerThread):
