@@ -95,7 +95,11 @@ def deck_goldfish(request: HttpRequest, deck_id: str) -> HttpResponse:
     if used is None:
         used = format_policy(resolved=resolved, format_slug=deck.format, policy={})
     context["policy"] = _knobs(engine, used, resolved.deck_cards)
-    return render(request, "decks/goldfish.html", context)
+    # A simulation refused (runs past the limit, a knob out of its range) is the client's
+    # error, answered as the API answers it, with the form to correct it.
+    return render(
+        request, "decks/goldfish.html", context, status=400 if "error" in context else 200
+    )
 
 
 def _hand_actions(hand: SampleHand) -> list[dict[str, str]]:

@@ -3,6 +3,7 @@ from django.contrib.auth.models import User
 
 from cardsite.catalogue.models import Card, Game
 from decks.services import Intake, RequestedCard, deck_create
+from engines.goldfish import MAX_RUNS
 
 pytestmark = pytest.mark.django_db
 
@@ -92,7 +93,15 @@ def test_a_bad_policy_value_is_a_form_error_naming_it(client):
         f"/decks/{deck.share_key}/goldfish/",
         {"seed": 1, "runs": 10, "policy_mulligan_below_units": "lots"},
     )
-    assert response.status_code == 200 and "must be like 3" in response.context["error"]
+    assert response.status_code == 400 and "must be like 3" in response.context["error"]
+
+
+def test_runs_past_the_limit_are_a_400_naming_it_with_the_form_to_correct_them(client):
+    deck = deck_of("conquest-of-fates", "COF-SMP", "Hollowstar Covenant")
+    response = client.get(f"/decks/{deck.share_key}/goldfish/", {"seed": 1, "runs": "9" * 30})
+    assert response.status_code == 400
+    assert f"{MAX_RUNS:,}" in response.context["error"]
+    assert b'name="runs"' in response.content
 
 
 def test_the_orion_page_says_its_income_figures_are_assumed(client):
