@@ -144,7 +144,7 @@ AXES_RESET_ON_SUCCESS = True
 # No row per successful log-in: nothing here reads them, and they would pile up for ever.
 AXES_DISABLE_ACCESS_LOG = True
 # The address as the API's throttles read it: X-Forwarded-For only as far as NUM_PROXIES.
-AXES_CLIENT_IP_CALLABLE = "cardsite.limits.client_address"
+AXES_CLIENT_IP_CALLABLE = "cardsite.limits.client_ip"
 AXES_LOCKOUT_CALLABLE = "cardsite.lockout.lockout_response"
 
 # Mail (password resets), from EMAIL_URL as django-environ reads it, e.g.

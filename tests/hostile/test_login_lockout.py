@@ -184,3 +184,29 @@ def test_logging_in_without_a_request_still_works_for_tests_and_scripts(alice):
     client = Client()
     assert client.login(username="alice", password=PASSWORD)
     assert "Log out alice" in client.get("/").content.decode()
+
+
+@pytest.mark.parametrize("forwarded", ["not-an-address", "", "999.1.1.1", "unknown, <script>"])
+def test_a_failure_from_an_address_that_is_no_ip_address_is_counted_not_a_server_error(
+    alice, settings, forwarded
+):
+    # Behind a proxy the address is the forwarded header's text, which a client writes: the
+    # address column (inet, on PostgreSQL) must never be handed it.
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    client = Client()
+    for _ in range(5):
+        response = client.post(
+            LOGIN,
+            {"username": "alice", "password": "wrong"},
+            REMOTE_ADDR=HOME,
+            HTTP_X_FORWARDED_FOR=forwarded,
+        )
+        assert response.status_code in (200, 429)
+    assert response.status_code == 429
+
+
+def test_the_api_token_endpoint_answers_a_request_with_no_address_at_all(alice, api):
+    response = api.post(
+        "/api/v1/auth/token/", {"username": "alice", "password": "wrong"}, REMOTE_ADDR=""
+    )
+    assert response.status_code == 400
