@@ -333,6 +333,8 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "cardsite.api.schema.add_rules_across_fields",
+        # The 400s a well-formed request can still get, in each operation's description.
+        "cardsite.api.refusals.describe_refusals",
     ],
     # Two models have a `kind` choice; name their enums instead of letting them collide.
     "ENUM_NAME_OVERRIDES": {
