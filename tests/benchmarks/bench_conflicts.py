@@ -18,54 +18,26 @@ beside them as a yardstick.
 
 import argparse
 import io
-import os
 import random
 import statistics
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-DATABASES = {
-    "sqlite": "sqlite:////tmp/cardsite-bench-conflicts.sqlite3",
-    "postgres": "postgres://postgres@127.0.0.1:5432/cardsite_bench_conflicts",
-}
+from django_bench import DATABASES, p95, setup_django
+
 MEMBERS = 12
 BUILT = 100
 ENTRIES = 100
 CARDS = 200
 
 
-def _p95(timings: list[float]) -> float:
-    timings = sorted(timings)
-    return timings[max(0, round(0.95 * len(timings)) - 1)]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--database", choices=sorted(DATABASES), default="sqlite")
+    parser.add_argument("--database", choices=DATABASES, default="sqlite")
     parser.add_argument("--runs", type=int, default=30)
     args = parser.parse_args()
 
-    sys.path.insert(0, str(ROOT))
-    os.environ["DATABASE_URL"] = DATABASES[args.database]
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardsite.settings.local")
-    os.environ["DEBUG"] = "false"
-    for scope in ("READ", "WRITE", "VALIDATE"):
-        os.environ[f"THROTTLE_{scope}"] = "1000000/min"
-    if args.database == "postgres":
-        import psycopg
-
-        with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as c:
-            if not c.execute(
-                "SELECT 1 FROM pg_database WHERE datname = 'cardsite_bench_conflicts'"
-            ).fetchone():
-                c.execute("CREATE DATABASE cardsite_bench_conflicts")
-    import django
-
-    django.setup()
-    from django.conf import settings
+    setup_django("bench_conflicts", args.database)
     from django.contrib.auth.models import User
     from django.core.management import call_command
     from django.db import connection
@@ -74,14 +46,8 @@ def main() -> None:
 
     from cardsite.catalogue.models import Card, Game
     from cardsite.collection.models import CollectionCard, Pool, PoolMember
-    from cardsite.runtime import tune_garbage_collector
     from decks.models import Deck, DeckEntry
     from decks.services import Intake, RequestedCard, deck_create
-
-    settings.ALLOWED_HOSTS.append("testserver")
-    call_command("migrate", verbosity=0)
-    call_command("load_games", verbosity=0, stdout=io.StringIO())
-    tune_garbage_collector()  # as cardsite/wsgi.py does for the served site
 
     game = Game.objects.get(slug="conquest-of-orion")
     main_cards = Card.objects.filter(game=game, card_type__zone="main").order_by("id")
@@ -202,7 +168,7 @@ def main() -> None:
     for label, t_one, t_hundred, ratio, q_one, q_hundred, b_one, b_hundred in rows:
         print(
             f"| {label} | {statistics.median(t_one):.1f} | {statistics.median(t_hundred):.1f} "
-            f"| {_p95(t_hundred):.1f} | {ratio:.2f} | {q_one} / {q_hundred} "
+            f"| {p95(t_hundred):.1f} | {ratio:.2f} | {q_one} / {q_hundred} "
             f"| {b_one:,} / {b_hundred:,} |"
         )
     print(f"| trivial API request (POST /api/v1/odds/) | {statistics.median(base):.1f} | | | | | |")

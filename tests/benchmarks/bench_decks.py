@@ -13,63 +13,26 @@ at most 4 times the trivial request, in at most 2 queries.
 """
 
 import argparse
-import io
-import os
 import statistics
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-DATABASES = {
-    "sqlite": "sqlite:////tmp/cardsite-bench-decks.sqlite3",
-    "postgres": "postgres://postgres@127.0.0.1:5432/cardsite_bench_decks",
-}
-
-
-def _p95(timings: list[float]) -> float:
-    timings = sorted(timings)
-    return timings[max(0, round(0.95 * len(timings)) - 1)]
+from django_bench import DATABASES, p95, setup_django
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--database", choices=sorted(DATABASES), default="sqlite")
+    parser.add_argument("--database", choices=DATABASES, default="sqlite")
     parser.add_argument("--runs", type=int, default=200)
     args = parser.parse_args()
 
-    sys.path.insert(0, str(ROOT))
-    os.environ["DATABASE_URL"] = DATABASES[args.database]
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardsite.settings.local")
-    os.environ["DEBUG"] = "false"
-    for scope in ("READ", "WRITE", "VALIDATE"):
-        os.environ[f"THROTTLE_{scope}"] = "1000000/min"
-    if args.database == "postgres":
-        import psycopg
-
-        with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as c:
-            if not c.execute(
-                "SELECT 1 FROM pg_database WHERE datname = 'cardsite_bench_decks'"
-            ).fetchone():
-                c.execute("CREATE DATABASE cardsite_bench_decks")
-    import django
-
-    django.setup()
-    from django.conf import settings
+    setup_django("bench_decks", args.database)
     from django.contrib.auth.models import User
-    from django.core.management import call_command
     from django.db import connection
     from django.test import Client
 
     from cardsite.catalogue.models import Card, Game
-    from cardsite.runtime import tune_garbage_collector
     from decks.services import Intake, RequestedCard, deck_create
-
-    settings.ALLOWED_HOSTS.append("testserver")
-    call_command("migrate", verbosity=0)
-    call_command("load_games", verbosity=0, stdout=io.StringIO())
-    tune_garbage_collector()  # as cardsite/wsgi.py does for the served site
 
     game = Game.objects.get(slug="conquest-of-orion")
     cards = list(Card.objects.filter(game=game, card_type__zone="main").order_by("id")[:50])
@@ -158,13 +121,13 @@ def main() -> None:
             timings.append((time.perf_counter() - start) * 1000)
         base += reference
         ratio = statistics.median(timings) / statistics.median(reference)
-        rows.append((label, statistics.median(timings), _p95(timings), ratio, len(queries)))
+        rows.append((label, statistics.median(timings), p95(timings), ratio, len(queries)))
     print(f"\n{args.database}: {args.runs} runs each, interleaved with the trivial request\n")
     print("| request | p50 ms | p95 ms | p50 / trivial p50 | queries |")
     print("|---|---:|---:|---:|---:|")
-    print(f"| {trivial[0]} | {statistics.median(base):.2f} | {_p95(base):.2f} | 1.0 | — |")
-    for label, p50, p95, ratio, n in rows:
-        print(f"| {label} | {p50:.2f} | {p95:.2f} | {ratio:.1f} | {n} |")
+    print(f"| {trivial[0]} | {statistics.median(base):.2f} | {p95(base):.2f} | 1.0 | — |")
+    for label, p50, p95_ms, ratio, n in rows:
+        print(f"| {label} | {p50:.2f} | {p95_ms:.2f} | {ratio:.1f} | {n} |")
 
 
 if __name__ == "__main__":

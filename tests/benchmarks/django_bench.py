@@ -1,0 +1,56 @@
+"""What every in-process benchmark starts with: a database of its own, migrated and holding
+every game's fixtures, Django set up as the served site is (no debug, rates out of the way,
+its garbage-collector tuning), and the p95 it reports beside the median."""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DATABASES = ("sqlite", "postgres")
+
+
+def database_url(name: str, database: str) -> str:
+    """The benchmark `name`'s own database: a SQLite file in /tmp, or cardsite_<name> on the
+    local PostgreSQL."""
+    if database == "sqlite":
+        return f"sqlite:////tmp/cardsite-{name.replace('_', '-')}.sqlite3"
+    return f"postgres://postgres@127.0.0.1:5432/cardsite_{name}"
+
+
+def setup_django(name: str, database: str) -> None:
+    """Django set up on the benchmark's database, migrated, every game loaded."""
+    sys.path.insert(0, str(ROOT))
+    os.environ["DATABASE_URL"] = database_url(name, database)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardsite.settings.local")
+    os.environ["DEBUG"] = "false"
+    for scope in ("READ", "WRITE", "VALIDATE"):
+        os.environ[f"THROTTLE_{scope}"] = "1000000/min"
+    if database == "postgres":
+        import psycopg
+
+        with psycopg.connect("postgresql://postgres@127.0.0.1:5432/postgres", autocommit=True) as c:
+            if not c.execute(
+                "SELECT 1 FROM pg_database WHERE datname = %s", [f"cardsite_{name}"]
+            ).fetchone():
+                c.execute(f"CREATE DATABASE cardsite_{name}")
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.core.management import call_command
+
+    from cardsite.runtime import tune_garbage_collector
+
+    settings.ALLOWED_HOSTS.append("testserver")
+    call_command("migrate", verbosity=0)
+    call_command("load_games", verbosity=0, stdout=io.StringIO())
+    tune_garbage_collector()  # as cardsite/wsgi.py does for the served site
+
+
+def p95(timings: list[float]) -> float:
+    timings = sorted(timings)
+    return timings[max(0, round(0.95 * len(timings)) - 1)]
