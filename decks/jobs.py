@@ -27,6 +27,7 @@ from contextlib import nullcontext
 from datetime import timedelta
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.files.base import ContentFile
@@ -57,6 +58,7 @@ log = logging.getLogger(__name__)
 # How often a running job writes its progress: often enough for a status page that polls
 # every second or two, rarely enough not to matter to the work.
 PROGRESS_INTERVAL = 0.5
+RUN_JOB = "decks.tasks.run_job"  # the Celery task that runs a job
 # The first run and one more, for a job whose worker died under it.
 MAX_ATTEMPTS = 2
 STOPPED = "The job was not finished: the worker running it stopped, twice."
@@ -215,9 +217,8 @@ def _start(key: str) -> None:
     threads. After commit: the worker or thread must find the row, and must not run a job
     whose request failed and rolled back."""
     if broker_configured():
-        from decks.tasks import run_job
-
-        transaction.on_commit(lambda: run_job.delay(key))
+        # By name (decks.tasks registers it), so that this module never imports that one.
+        transaction.on_commit(lambda: current_app.send_task(RUN_JOB, args=[key]))
     else:
         transaction.on_commit(lambda: _submit_to_threads(key))
 

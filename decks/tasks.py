@@ -2,11 +2,11 @@
 
 from celery import shared_task
 
-from decks.jobs import job_purge_expired, job_run, job_sweep
+from decks.jobs import RUN_JOB, job_purge_expired, job_run, job_sweep
 from decks.services import decks_purge
 
 
-@shared_task(name="decks.tasks.run_job")
+@shared_task(name=RUN_JOB)
 def run_job(key: str) -> None:
     job_run(key=key)
 

@@ -8,14 +8,18 @@ replays says exactly which action broke.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engines.hands import Mulligan
-from engines.playtest import ACTIONS, MAX_AMOUNT, ActionError, _bounded, _Card
+from engines.playtest_session import (
+    ACTIONS,
+    MAX_AMOUNT,
+    ActionError,
+    _bounded,
+    _Card,
+    _Session,
+)
 from engines.table import ZoneKind
-
-if TYPE_CHECKING:
-    from engines.playtest import _Session
 
 
 def _int(index: int, action: Mapping[str, Any], key: str) -> int:
