@@ -50,7 +50,10 @@ def test_a_player_sees_what_their_collection_lacks_and_which_built_decks_compete
     section = page.locator("#collection")
     expect(section.get_by_text("Your collection lacks 9 cards for this deck")).to_be_visible()
     expect(
-        section.get_by_text(f"Competes with Keeper Fleet for 2 \u00d7 {picks[0].name}")
+        section.get_by_text(
+            f"{picks[0].name}: you own 4, built decks need 5 (1 short)."
+            " Competes with Keeper Fleet (2)."
+        )
     ).to_be_visible()
     section.get_by_text("Your collection lacks").click()
     expect(section.get_by_role("link", name="Download the missing list (.txt)")).to_be_visible()

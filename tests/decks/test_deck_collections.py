@@ -248,7 +248,7 @@ def test_the_deck_page_names_the_decks_competing_for_a_card(client, alice):
     client.force_login(alice)
     html = client.get(first.get_absolute_url()).content.decode()
     text = re.sub(r"<[^>]+>", "", html)
-    assert f"Competes with Second for 2 × {a.name}: you own 3, built decks need 5." in text  # noqa: RUF001
+    assert f"{a.name}: you own 3, built decks need 5 (2 short). Competes with Second (2)." in text
     assert '<span class="badge built">Built</span>' in html
 
 
