@@ -32,6 +32,17 @@ def stale_before() -> Any:
     return timezone.now() - timedelta(seconds=settings.JOB_HEARTBEAT_STALE_SECONDS)
 
 
+def may_need_settling(job: Job) -> bool:
+    """Whether job_sweep could change `job` as read: its heartbeat is stale (which a job that
+    no worker took up again also is), or it has run past its time limit. A status read sweeps
+    only then, so that polling a live job writes nothing: a GET that wrote would take SQLite's
+    write lock beside the job's own progress writes."""
+    if job.heartbeat_at is not None and job.heartbeat_at < stale_before():
+        return True
+    limit = timezone.now() - timedelta(seconds=settings.JOB_TIME_LIMIT_SECONDS)
+    return job.started_at is not None and job.started_at <= limit
+
+
 def retried(write: Callable[[], int], attempts: int = 40) -> int:
     """A short write tried again while SQLite refuses it as locked: a job thread writes beside
     the web requests, and SQLite lets one writer in at a time (an in-memory database, as the

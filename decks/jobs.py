@@ -37,7 +37,7 @@ from django.utils import timezone
 
 from cardsite.catalogue.models import Card, Game
 from cardsite.limits import LimitReached
-from decks.job_heartbeat import ACTIVE, HEARTBEAT, retried, stale_before
+from decks.job_heartbeat import ACTIVE, HEARTBEAT, may_need_settling, retried, stale_before
 from decks.models import Job
 from decks.printing import SheetOrder, order_cards, print_order
 from decks.proxies import pages_for
@@ -482,7 +482,8 @@ def job_read(*, key: str, user: Any) -> Job | None:
     """The job with this key if `user` may read it (decks.selectors.job_for_reader), settled
     first (job_sweep) if nobody will finish it, so that nobody waits on it for ever."""
     job = job_for_reader(key=key, user=user)
-    if job is not None and job.status in ACTIVE and job_sweep(Job.objects.filter(pk=job.pk)):
+    due = job is not None and job.status in ACTIVE and may_need_settling(job)
+    if job is not None and due and job_sweep(Job.objects.filter(pk=job.pk)):
         job.refresh_from_db()
     return job
 

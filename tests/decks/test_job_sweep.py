@@ -11,6 +11,8 @@ from datetime import timedelta
 import pytest
 from django.conf import settings as django_settings
 from django.contrib.auth.models import User
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -99,6 +101,21 @@ def test_a_job_whose_heartbeat_is_live_is_left_running(broker, owner, client):
     left_running(record["id"], 1, silent_for(django_settings.JOB_HEARTBEAT_STALE_SECONDS / 2))
     assert client.get(record["url"]).json()["status"] == "running"
     assert job_sweep() == 0
+
+
+def test_reading_a_live_jobs_status_writes_nothing(broker, owner, client):
+    # A write would take SQLite's write lock beside the job's own progress writes: polling a
+    # running job's page got a 503 when the two met.
+    record = ask(client, owner)
+    left_running(record["id"], 1, silent_for(django_settings.JOB_HEARTBEAT_STALE_SECONDS / 2))
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(record["url"]).json()["status"] == "running"
+    writes = [
+        q["sql"]
+        for q in queries
+        if q["sql"].lstrip().upper().startswith(("UPDATE", "INSERT", "DELETE"))
+    ]
+    assert writes == []
 
 
 def test_a_job_past_its_time_limit_whose_worker_died_early_is_run_again_not_failed_for_time(
