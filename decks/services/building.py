@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
 
+from cardsite.collection.services.owner_lock import lock_owners
 from decks.models import Deck
 from engines.errors import InputError
 
@@ -39,14 +39,7 @@ def built_counts_locked(*, owner_ids: Iterable[int]) -> dict[int, int]:
     their user rows until the transaction ends: call it inside the transaction that then
     makes a deck built, and a concurrent one waits for this one's count to include it."""
     ids = sorted(set(owner_ids))
-    # In id order, so that two writes locking several owners never wait on each other.
-    list(
-        get_user_model()
-        .objects.select_for_update()
-        .filter(pk__in=ids)
-        .order_by("pk")
-        .values_list("pk", flat=True)
-    )
+    lock_owners(owner_ids=ids)
     built = Deck.objects.filter(owner_id__in=ids, built_at__isnull=False, deleted_at__isnull=True)
     counts = dict(built.values("owner_id").annotate(n=Count("pk")).values_list("owner_id", "n"))
     return {owner_id: counts.get(owner_id, 0) for owner_id in ids}

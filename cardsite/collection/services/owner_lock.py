@@ -10,6 +10,7 @@ whole file.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -19,4 +20,16 @@ def lock_owner(*, owner: Any) -> None:
     """Hold `owner`'s row until the transaction ends; call inside `transaction.atomic()`.
     FOR NO KEY UPDATE: rows that merely reference the user (a new deck, a share) may still
     be written meanwhile, so this queues only the other writes that take this lock."""
-    get_user_model().objects.select_for_update(no_key=True).filter(pk=owner.pk).first()
+    lock_owners(owner_ids=[owner.pk])
+
+
+def lock_owners(*, owner_ids: Iterable[int]) -> None:
+    """lock_owner for several users at once, in id order, so that two writes locking several
+    owners never wait on each other."""
+    list(
+        get_user_model()
+        .objects.select_for_update(no_key=True)
+        .filter(pk__in=sorted(set(owner_ids)))
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
