@@ -4,17 +4,18 @@ Runs on PostgreSQL (CI runs the suite there too): SQLite serialises writers by l
 whole file, so there is no race to test.
 """
 
-import threading
+from functools import partial
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection, connections
+from django.db import connection
 from django.utils import timezone
 
 from cardsite.catalogue.models import Game
 from decks.models import Deck
 from decks.services.building import MAX_BUILT_DECKS, deck_build
 from engines.errors import InputError
+from tests.collection.racing import race
 
 pytestmark = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="concurrent writers need PostgreSQL"
@@ -23,7 +24,7 @@ BUILDERS = 8
 
 
 @pytest.fixture
-def nearly_full(django_db_blocker):
+def nearly_full(django_db_setup, django_db_blocker):
     # Committed, so every thread's own connection sees it; removed afterwards.
     with django_db_blocker.unblock():
         owner = User.objects.create_user("racer", password="x-Long-pass-9")
@@ -52,30 +53,16 @@ def test_parallel_builds_at_one_short_of_the_limit_end_at_exactly_the_limit(
     nearly_full, django_db_blocker
 ):
     owner, racing = nearly_full
-    start = threading.Barrier(len(racing))
-    outcomes: list[str] = []
-    lock = threading.Lock()
 
-    def build(deck: Deck) -> None:
+    def build(deck: Deck) -> str:
         try:
-            start.wait()
             deck_build(deck=deck, user=owner)
-            outcome = "built"
         except InputError:
-            outcome = "refused"
-        except Exception as exc:  # a failure of any other kind must fail the test
-            outcome = f"error: {exc!r}"
-        finally:
-            connections.close_all()
-        with lock:
-            outcomes.append(outcome)
+            return "refused"
+        return "built"
 
     with django_db_blocker.unblock():
-        threads = [threading.Thread(target=build, args=(deck,)) for deck in racing]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(timeout=120)
+        outcomes = race(*[partial(build, deck) for deck in racing])
         built = Deck.objects.filter(owner=owner, built_at__isnull=False).count()
     assert sorted(outcomes) == ["built"] + ["refused"] * (len(racing) - 1), outcomes
     assert built == MAX_BUILT_DECKS
