@@ -173,7 +173,7 @@ def test_the_same_file_with_a_bad_row_at_card_50000_is_refused_and_leaves_all_as
 
 
 @pytest.fixture
-def committed(django_db_blocker):
+def committed(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
         try:
             yield

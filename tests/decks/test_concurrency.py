@@ -33,7 +33,7 @@ EDITORS = 50
 
 
 @pytest.fixture
-def shared_deck(django_db_blocker):
+def shared_deck(django_db_setup, django_db_blocker):
     # Committed, so every thread's own connection sees it; removed afterwards.
     with django_db_blocker.unblock():
         owner = User.objects.create_user("racer", password="x-Long-pass-9")
