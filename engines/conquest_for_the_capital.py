@@ -23,10 +23,21 @@ from engines.conquest_for_the_capital_goldfish import (
     odds,
 )
 from engines.hands import HandRules
-from engines.rules import CopyLimit, Format, OneFaction, TypesNotAllowed, ZoneSize
+from engines.rules import CardsNotAllowed, CopyLimit, DeckCard, Format, OneFaction, ZoneSize
 from engines.table import Choice, Clear, Deal, Table, TableZone, TurnStep, ZoneKind
 
 RULEBOOK = "conquest-for-the-capital.txt"
+
+_ONCE_READING = (
+    "Reading: the rulebook does not say that each card is printed once; the site reads a "
+    "faction's '12 Battle Cards' and '8 Upgrade Cards' as that many different cards, so a "
+    "card named twice is one the faction does not have"
+)
+
+
+def _elf_special_card(card: DeckCard) -> bool:
+    return card.name == "Elf Special Card"
+
 
 FORMATS = (
     Format(
@@ -48,16 +59,19 @@ FORMATS = (
                 exactly=8,
                 label="the Upgrade deck",
             ),
-            # A deck is the faction's own printed cards, so a name twice is a card it lacks.
+            # The rulebook never says each card is printed once: the check is the site's
+            # reading of "12 Battle Cards" as twelve different cards, and says so.
             CopyLimit(
                 source="Game Components: 'Each factions comes with ... 12 Battle Cards'; Board "
-                "Setup, 1: 'Each player takes their faction's units, battle and upgrade cards'",
+                "Setup, 1: 'Each player takes their faction's units, battle and upgrade cards'. "
+                f"{_ONCE_READING}",
                 maximum=1,
                 zone="battle",
             ),
             CopyLimit(
                 source="Game Components: 'Each factions comes with ... 8 Upgrade Cards'; Board "
-                "Setup, 1: 'Each player takes their faction's units, battle and upgrade cards'",
+                "Setup, 1: 'Each player takes their faction's units, battle and upgrade cards'. "
+                f"{_ONCE_READING}",
                 maximum=1,
                 zone="upgrade",
             ),
@@ -66,10 +80,14 @@ FORMATS = (
                 "and upgrade cards'",
                 neutral_allowed=False,
             ),
-            TypesNotAllowed(
-                source="Faction Rules, Elves: the Elf Special card is kept by the "
-                "Elf player, not shuffled into a deck",
-                types=("Elf Special",),
+            # By name: the rulebook gives the card no type (it is listed among the Game
+            # Components beside the tokens, not among a faction's Battle and Upgrade cards).
+            CardsNotAllowed(
+                source="Game Components: '1 Elf Special Card', listed apart from what 'Each "
+                "factions comes with' (12 Battle Cards, 8 Upgrade Cards); Faction Rules, Elves: "
+                "'Begin the game with 6 units and the Elf Special card'",
+                excluded=_elf_special_card,
+                what="the Elf Special Card, which the Elves begin the game with",
             ),
         ),
     ),
@@ -126,12 +144,6 @@ ENGINE = GameEngine(
             zone="upgrade",
             source="Upgrade Cards",
             description="Drawn 3, keep 1 each Upgrade Phase; active or passive.",
-        ),
-        CardTypeSpec(
-            "Elf Special",
-            zone=None,
-            source="Game Components; Faction Rules: Elves",
-            description="The Elf player begins the game with it; not part of a deck.",
         ),
     ),
     zones=(

@@ -71,9 +71,11 @@ def _rules(celestials: Rule) -> tuple[Rule, ...]:
             label="the deck (three supply drops draw 21)",
         ),
         celestials,
+        # Both readings fit the words; the stricter one is checked, and the source says so.
         CardLimit(
-            source="Terms & Clarifications, APEX: 'a special deck-building "
-            "restriction of 1 per Deck'",
+            source="Terms & Clarifications, APEX: 'Apex units have a special deck-building "
+            "restriction of 1 per Deck'. Reading: the words allow one Apex unit in all or one "
+            "copy of each Apex card; the site takes the first, one Apex unit in total",
             keyword="Apex",
             maximum=1,
         ),

@@ -199,9 +199,10 @@ def test_capital_undead_begin_with_seven_units():
     assert "Begin the game with 7 units" in undead.description
 
 
-def test_capital_elves_begin_with_the_elf_special_card():
+def test_capital_elves_begin_with_the_elf_special_card_whose_type_is_not_given():
+    # Faction Rules, Elves: "Begin the game with 6 units and the Elf Special card." No type.
     elf_card = card("conquest-for-the-capital", "Elf Special Card")
-    assert elf_card.card_type.name == "Elf Special"
+    assert elf_card.card_type is None
     assert [f.name for f in elf_card.factions.all()] == ["Elves"]
     assert elf_card.stats == {} and elf_card.rules_text == ""
 

@@ -18,7 +18,7 @@ LEGAL = {
         33,
         {"Planet", "Sector", "Quadrant", "Combat Zone"},
     ),
-    "conquest-for-the-capital": ("faction-deck", "Elves", 20, {"Elf Special"}),
+    "conquest-for-the-capital": ("faction-deck", "Elves", 20, set()),
 }
 
 

@@ -1,5 +1,7 @@
 """Conquest for the Capital's faction deck: the faction's own 12 Battle and 8 Upgrade cards."""
 
+from engines import get_engine
+from engines.rules import CopyLimit
 from tests.engines.deck_building import card, cards, codes, problems
 
 CAPITAL = "conquest-for-the-capital"
@@ -42,9 +44,24 @@ def test_another_factions_card_in_a_capital_deck_is_illegal():
     assert codes(problems(CAPITAL, "faction-deck", deck, "Dwarves")) == ["faction_mismatch"]
 
 
-def test_the_elf_special_card_is_not_part_of_a_deck():
-    deck = [
-        *capital_deck("Elves"),
-        card("Elf Special Card", "Elf Special", zone="battle", factions=["Elves"]),
-    ]
-    assert "type_not_allowed" in codes(problems(CAPITAL, "faction-deck", deck, "Elves"))
+def test_the_elf_special_card_whose_type_the_rulebook_does_not_give_is_kept_out_of_a_deck():
+    # Game Components: "1 Elf Special Card", apart from what "Each factions comes with";
+    # Faction Rules, Elves: "Begin the game with 6 units and the Elf Special card."
+    deck = [*capital_deck("Elves"), card("Elf Special Card", "", zone="battle", factions=["Elves"])]
+    found = problems(CAPITAL, "faction-deck", deck, "Elves")
+    assert "card_not_allowed" in codes(found)
+    assert "Elf Special Card" in next(p for p in found if p.code == "card_not_allowed").cards
+
+
+def test_capital_declares_no_elf_special_card_type_the_rulebook_never_names():
+    assert get_engine(CAPITAL).card_type("Elf Special") is None
+
+
+def test_each_card_once_in_the_battle_and_upgrade_decks_is_a_reading_stated_in_its_source():
+    # Game Components: "12 Battle Cards", "8 Upgrade Cards": the rulebook never says "once".
+    fmt = get_engine(CAPITAL).format("faction-deck")
+    assert fmt is not None
+    once = [r for r in fmt.rules if isinstance(r, CopyLimit)]
+    assert [r.zone for r in once] == ["battle", "upgrade"]
+    for rule in once:
+        assert "Reading: the rulebook does not say that each card is printed once" in rule.source

@@ -39,6 +39,20 @@ def test_a_second_apex_unit_makes_the_deck_illegal(fmt):
     assert codes(found) == ["attribute_limit"]
 
 
+@pytest.mark.parametrize("fmt", ["standard", "homeworld"])
+def test_the_apex_limit_states_its_reading_of_one_per_deck_as_one_apex_unit_in_all(fmt):
+    # Terms & Clarifications, APEX: "Apex units have a / special deck-building restriction
+    # of 1 per Deck." One Apex unit in all, or one copy of each: the rule says which it takes.
+    engine_format = get_engine(FATES).format(fmt)
+    assert engine_format is not None
+    [apex] = [r for r in engine_format.rules if r.as_dict()["params"].get("keyword") == "Apex"]
+    assert "special deck-building restriction of 1 per Deck" in apex.source
+    assert "Reading:" in apex.source and "one Apex unit in total" in apex.source
+    deck = fates_deck(celestial=fmt == "standard")
+    two_different = [*deck, card("Rival", keywords=["Apex"], factions=["Choir"])]
+    assert codes(problems(FATES, fmt, two_different, "Choir")) == ["attribute_limit"]
+
+
 def test_one_faction_in_conquest_of_fates_is_only_a_warning():
     found = problems(FATES, "standard", [*fates_deck(), card("Spy", factions=["Tithe"])], "Choir")
     assert codes(found) == []
