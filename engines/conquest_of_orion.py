@@ -19,7 +19,7 @@ from engines.base import (
 from engines.conquest_of_orion_goldfish import GOLDFISH_POLICY, goldfish, goldfish_reference, odds
 from engines.hands import HandRules, Mulligan
 from engines.rules import Format, OneFaction, TypesNotAllowed, ZoneSize
-from engines.table import Counter, Deal, Table, TableZone, TurnStep, ZoneKind
+from engines.table import Counter, Deal, Starting, Table, TableZone, TurnStep, ZoneKind
 
 RULEBOOK = "conquest-of-orion.txt"
 
@@ -231,6 +231,22 @@ TABLE = Table(
         TableZone("deck", "Deck", ZoneKind.PILE, "§1.2 Terminology: Deck", holds=("main",)),
         TableZone("hand", "Hand", ZoneKind.HAND, "§1.2 Terminology: Hand"),
         TableZone(
+            "planets",
+            "Planet row",
+            ZoneKind.AREA,
+            "§1.3 Game Start: 'Each player puts those planets in front of him or her in the "
+            "planet row'; §1.8.6: satellites are put in the planet row",
+            exhaust=True,
+        ),
+        TableZone(
+            "neutral",
+            "Unique planets (neutral)",
+            ZoneKind.AREA,
+            "§1.3 Game Start: 'five unique planets from it are selected at random and put into "
+            "play between the two players'; the rulebook lists no pile of unique planets (it "
+            "names only Iamur), so the row starts empty",
+        ),
+        TableZone(
             "galaxy",
             "Galaxy",
             ZoneKind.AREA,
@@ -257,11 +273,20 @@ TABLE = Table(
     rules=_RULES,
     opening_name="Game start",
     opening_source=_RULES.source,
+    starting=(
+        Starting(
+            "planets",
+            ("Ice Planet", "Ice Planet", "Rock Planet", "Lava Planet"),
+            "§1.3 Game Start: 'each player is given four common planets - two Ice Planets, one "
+            "Rock Planet, and one Lava Planet'",
+            card_type="Planet",
+        ),
+    ),
     steps=(
         TurnStep(
             "Beginning of turn",
             "§1.10: ready all your cards in the galaxy, draw a card, gain resources",
-            ready=("galaxy",),
+            ready=("galaxy", "planets"),
             deals=(Deal(1, "deck", ("hand",)),),
         ),
         TurnStep("Economy phase", "§1.10: play cards from your hand; conquer planets"),
@@ -269,6 +294,11 @@ TABLE = Table(
         TurnStep("Defender's step", "§1.10: the opponent defends or retreats"),
         TurnStep("Pre-Combat step", "§1.10: fast abilities"),
         TurnStep("Combat phase", "§1.10: units and planets attack each other"),
+        TurnStep(
+            "Post-Combat step",
+            "§1.10: 'After combat is completed, you retreat with each unit you attacked with "
+            "that survived combat onto a planet you control.'",
+        ),
         TurnStep("Post-Combat Economy phase", "§1.10: identical to the economy phase"),
         TurnStep("Post-Combat Movement phase", "§1.10: the opponent moves units"),
         TurnStep(

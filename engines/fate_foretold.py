@@ -193,6 +193,17 @@ TABLE = Table(
             limit=5,
         ),
         TableZone(
+            "convergence",
+            "Convergence stack",
+            ZoneKind.PILE,
+            "Parts of a Turn, Convergence of Fate: 'shuffle the cards in your hand and place "
+            "them face down in a single stack in front of you. For as long as your remain in "
+            "Convergence, you may not look at or rearrange these cards'; moving the hand here "
+            "enters the Convergence, taking it back ends it",
+            face_up=False,
+            peek=False,
+        ),
+        TableZone(
             "aside",
             "Sigils of other players",
             ZoneKind.AREA,
@@ -219,18 +230,54 @@ TABLE = Table(
         ),
     ),
     steps=(
-        TurnStep("Step 1: Check", "Step 1: check for cards with a beginning-of-turn effect"),
+        TurnStep(
+            "Step 1: Check",
+            "Step 1: check for cards with a beginning-of-turn effect",
+            skipped_while_holding="convergence",
+        ),
         TurnStep(
             "Step 2: Draw",
             "Step 2: draw a card from the Nest (Rule 4: draw 1 and play 1, or draw 2)",
             deals=(Deal(1, "nest", ("hand",)),),
+            skipped_while_holding="convergence",
         ),
-        TurnStep("Step 3: Play", "Step 3: choose a card in your hand and play it"),
+        TurnStep(
+            "Step 3: Play",
+            "Step 3: choose a card in your hand and play it",
+            skipped_while_holding="convergence",
+        ),
         TurnStep(
             "Step 4: End",
             "Step 4 and Rule 5: bury down to 5 non-sigil cards in play, then discard down to "
             "5 cards in hand",
             end_of_turn=True,
+            skipped_while_holding="convergence",
+        ),
+        # "During your turn, if you still remain in Convergence, follow these steps instead of
+        # the normal steps of a turn": a turn that begins with cards in the Convergence stack.
+        TurnStep(
+            "Convergence, Step 1: Check",
+            "Convergence of Fate, Step 1: 'Check for cards with a beginning-of-turn effect.'",
+            only_while_holding="convergence",
+        ),
+        TurnStep(
+            "Convergence, Step 2: Reveal",
+            "Convergence of Fate, Step 2: 'Reveal a card either from the top of the Nest or "
+            "from your own stack of face-down cards.'",
+            only_while_holding="convergence",
+        ),
+        TurnStep(
+            "Convergence, Step 3: Play",
+            "Convergence of Fate, Step 3: 'Play the card you've just revealed. If this card "
+            "shares a suit with your alignment, your Fate is Foretold! You win the game!'",
+            only_while_holding="convergence",
+        ),
+        TurnStep(
+            "Convergence, Step 4: End",
+            "Convergence of Fate, Step 4: 'If you have more than 5 non-sigil cards in front of "
+            "you, bury one at a time until you have only 5'",
+            end_of_turn=True,
+            only_while_holding="convergence",
         ),
     ),
 )

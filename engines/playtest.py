@@ -29,6 +29,7 @@ from engines.table import (
     Clear,
     Counter,
     Deal,
+    Starting,
     Table,
     TableZone,
     Tally,
@@ -49,6 +50,7 @@ __all__ = [
     "Deal",
     "PlayResult",
     "PlayState",
+    "Starting",
     "Table",
     "TableZone",
     "Tally",
@@ -64,9 +66,12 @@ def playtest(
     *,
     seed: int,
     actions: Sequence[Mapping[str, Any]] = (),
+    outside: Mapping[str, DeckCard] | None = None,
 ) -> PlayResult:
     """The table after shuffling `cards` by `seed`, dealing the opening and replaying
-    `actions` in order. `table_or_engine` is a Table or an engine whose `table` is one."""
+    `actions` in order. `table_or_engine` is a Table or an engine whose `table` is one.
+    `outside` holds, by name, the catalogue's cards the table starts with from outside the
+    deck (Table.starting)."""
     table = table_or_engine if isinstance(table_or_engine, Table) else table_or_engine.table
     if not isinstance(table, Table):
         raise ValueError("this game declares no playtest table")
@@ -74,7 +79,7 @@ def playtest(
         raise ActionError(-1, f"seed must be a whole number from 0 to {MAX_SEED}")
     if len(actions) > MAX_ACTIONS:
         raise ActionError(MAX_ACTIONS, f"at most {MAX_ACTIONS} actions, got {len(actions)}")
-    session = _Session(table, cards, seed)
+    session = _Session(table, cards, seed, outside)
     for index, action in enumerate(actions):
         apply(session, index, action)
     return PlayResult(session.state(), tuple(legal_actions(session)), tuple(session.log))

@@ -84,7 +84,7 @@ def legal_actions(s: _Session) -> list[dict[str, Any]]:
     if blocked := s.blocks_next():
         out.append({"do": "next", "blocked": blocked})
     else:
-        following = table.steps[(s.step + 1) % len(table.steps)].name
+        following = table.steps[s.following()[0]].name
         out.append({"do": "next", "to": following})
     if s.zones[table.deck] or (table.discard and table.rules.reshuffle_discards):
         out.append({"do": "draw"})
@@ -128,9 +128,7 @@ def apply(s: _Session, index: int, action: Mapping[str, Any]) -> None:
 def _next(s: _Session, index: int, action: Mapping[str, Any]) -> None:
     if blocked := s.blocks_next():
         raise ActionError(index, f"next: {blocked}")
-    s.step += 1
-    if s.step >= len(s.table.steps):
-        s.step, s.turn = 0, s.turn + 1
+    s.step, s.turn = s.following()
     s.enter(s.table.steps[s.step])
 
 

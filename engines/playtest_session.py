@@ -78,7 +78,13 @@ class PlayResult:
 
 
 class _Session:
-    def __init__(self, table: Table, cards: Sequence[DeckCard], seed: int) -> None:
+    def __init__(
+        self,
+        table: Table,
+        cards: Sequence[DeckCard],
+        seed: int,
+        outside: Mapping[str, DeckCard] | None = None,
+    ) -> None:
         self.table = table
         self.rng = random.Random(seed)
         self.zones: dict[str, list[_Card]] = {z.slug: [] for z in table.zones}
@@ -96,6 +102,17 @@ class _Session:
             for card in pile:
                 self.zones[zone.slug].append(_Card(next_id, card, zone.enters_face_up))
                 next_id += 1
+        for starting in table.starting:
+            for name in starting.names:
+                card = (outside or {}).get(name) or DeckCard(
+                    key="", name=name, card_type=starting.card_type, zone="", quantity=1
+                )
+                self.zones[starting.zone].append(_Card(next_id, card, True))
+                next_id += 1
+            self.log.append(
+                f"{table.opening_name}: {', '.join(starting.names)} in "
+                f"{table.zone(starting.zone).name}."
+            )
         self.log.append(f"{table.opening_name}: shuffled, then drew {table.rules.opening}.")
         self.draw(table.rules.opening)
         for deal in table.opening_deals:
@@ -120,6 +137,22 @@ class _Session:
     @property
     def step_name(self) -> str:
         return self.table.opening_name if self.step < 0 else self.table.steps[self.step].name
+
+    def holds(self, slug: str) -> bool:
+        return bool(self.zones[slug])
+
+    def following(self) -> tuple[int, int]:
+        """The next step taken and its turn. Which kind of turn it is (Fate Foretold's normal
+        or Convergence turn) is settled as the turn begins; its steps are then taken in order."""
+        steps = self.table.steps
+        if self.step >= 0:
+            kind = steps[self.step].kind
+            for i in range(self.step + 1, len(steps)):
+                if steps[i].kind == kind:
+                    return i, self.turn
+        turn = self.turn + 1 if self.step >= 0 else self.turn
+        first = next((i for i, step in enumerate(steps) if step.taken(self.holds)), 0)
+        return first, turn
 
     def hand_over(self) -> int:
         limit = self.table.rules.hand_limit

@@ -8,6 +8,7 @@ keeps: every piece with the rulebook passage it comes from. Nothing here is spec
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -102,6 +103,34 @@ class TurnStep:
     # The turn ends here: it cannot pass while the hand is over an end-of-turn hand limit or
     # a zone is over its limit.
     end_of_turn: bool = False
+    # A step of one kind of turn only: taken only while this zone holds a card (Fate
+    # Foretold's Convergence turn, while the face-down stack lasts), or skipped while it does
+    # (the normal turn). The player enters and leaves that turn by moving the cards.
+    only_while_holding: str | None = None
+    skipped_while_holding: str | None = None
+
+    @property
+    def kind(self) -> tuple[str | None, str | None]:
+        """Steps of one kind of turn share this."""
+        return (self.only_while_holding, self.skipped_while_holding)
+
+    def taken(self, holding: Callable[[str], bool]) -> bool:
+        """Whether this step is taken, given which zones hold a card."""
+        if self.only_while_holding is not None and not holding(self.only_while_holding):
+            return False
+        return self.skipped_while_holding is None or not holding(self.skipped_while_holding)
+
+
+@dataclass(frozen=True)
+class Starting:
+    """Cards that are not part of the deck but start the game in `zone`, named as the
+    rulebook names them (Orion's common planets): a session takes them from the catalogue by
+    name, or shows the name alone where the catalogue lacks the card."""
+
+    zone: str
+    names: tuple[str, ...]
+    source: str
+    card_type: str = ""
 
 
 @dataclass(frozen=True)
@@ -145,6 +174,8 @@ class Table:
     opening_source: str
     # Deals of the opening besides the opening hand.
     opening_deals: tuple[Deal, ...] = ()
+    # Cards from outside the deck that the game starts with on the table.
+    starting: tuple[Starting, ...] = ()
     choices: tuple[Choice, ...] = ()
     counters: tuple[Counter, ...] = ()
     # Whenever a card leaves the hand, draw back up to `rules.per_turn` at once.
@@ -159,8 +190,10 @@ class Table:
         if len(set(slugs)) != len(slugs):
             raise ValueError("two table zones share a slug")
         named = {self.deck, self.hand, *([self.discard] if self.discard else [])}
+        named |= {s.zone for s in self.starting}
         for step in self.steps:
             named |= {*step.ready, *step.reveal}
+            named |= {z for z in (step.only_while_holding, step.skipped_while_holding) if z}
             for deal in step.deals:
                 named |= {deal.source, *deal.to}
             for clear in step.clear:
@@ -176,6 +209,11 @@ class Table:
         counters = {c.slug for c in self.counters}
         if stray := {t.counter for s in self.steps for t in s.tally} - counters:
             raise ValueError(f"the table tallies unknown counters {sorted(stray)}")
+        if not any(step.taken(lambda _: True) for step in self.steps) or not any(
+            step.taken(lambda _: False) for step in self.steps
+        ):
+            # A turn with no step to take would never end.
+            raise ValueError("the table's steps leave a turn with no step")
         if self.zone(self.deck).kind is not ZoneKind.PILE:
             raise ValueError("the deck must be a pile")
         if self.zone(self.hand).kind is not ZoneKind.HAND:

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.urls import reverse
 
+from cardsite.catalogue.search.text import fold
 from decks.services.resolve import ResolvedDeck
 from engines.base import GameEngine
 from engines.errors import InputError
@@ -18,13 +19,26 @@ from engines.table import Table
 
 
 def _card(card: DeckCard) -> dict[str, Any]:
+    # A card the table starts with that the catalogue lacks has a name and no page or face.
     return {
         "id": card.key,
         "name": card.name,
         "type": card.card_type,
-        "face": reverse("catalogue:card-face", args=[card.key]),
-        "url": reverse("catalogue:card-bare", args=[card.key]),
+        "face": reverse("catalogue:card-face", args=[card.key]) if card.key else None,
+        "url": reverse("catalogue:card-bare", args=[card.key]) if card.key else None,
     }
+
+
+def _outside(resolved: ResolvedDeck, table: Table) -> dict[str, DeckCard]:
+    """The catalogue's cards the table starts with from outside the deck, by name."""
+    snap = resolved.snapshot
+    out = {}
+    for starting in table.starting:
+        for name in starting.names:
+            found = snap.by_name.get(fold(name))
+            if found is not None:
+                out[name] = found.deck_card(1, "")
+    return out
 
 
 def table_json(table: Table) -> dict[str, Any]:
@@ -71,7 +85,9 @@ def playtest_session(
     """The deck's table after shuffling by `seed` and replaying `actions`, as JSON-ready data
     with the table's declaration. An action the rules refuse raises engines' ActionError."""
     table = playtest_table(resolved.snapshot.engine)
-    result = playtest(table, resolved.deck_cards, seed=seed, actions=actions)
+    result = playtest(
+        table, resolved.deck_cards, seed=seed, actions=actions, outside=_outside(resolved, table)
+    )
     return {**card_json(result, _card), "table": table_json(table), "seed": seed}
 
 

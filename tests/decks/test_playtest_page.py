@@ -70,3 +70,36 @@ def test_a_private_deck_is_a_404_to_others(fates_deck):
 
 def test_the_deck_page_links_to_the_playtester(fates_deck):
     assert url(fates_deck) in Client().get(fates_deck.get_absolute_url()).content.decode()
+
+
+@pytest.fixture
+def orion_deck():
+    owner = User.objects.create_user("orioner", password="x-Long-pass-9")
+    cards = Card.objects.filter(card_set__code="ORI-SMP", factions__name="Humans")[:10]
+    return deck_create(
+        owner=owner,
+        game=Game.objects.get(slug="conquest-of-orion"),
+        format_slug="constructed",
+        name="Orion table",
+        visibility="public",
+        intake=Intake(tuple([RequestedCard(1, None, c.short_id) for c in cards])),
+    )
+
+
+def test_orions_table_shows_the_planet_row_with_the_rulebooks_common_planets(orion_deck):
+    # §1.3 Game Start: "two Ice Planets, one Rock Planet, and one Lava Planet ... in the
+    # planet row": the catalogue's own cards, with their faces.
+    html = Client().get(url(orion_deck) + "?seed=3").content.decode()
+    row = html[html.index('data-zone="planets"') : html.index('data-zone="neutral"')]
+    assert "Planet row" in row and row.count("Ice Planet</span>") == 2
+    assert "Rock Planet</span>" in row and "Lava Planet</span>" in row
+    ice = Card.objects.get(card_set__code="ORI-RB", name="Ice Planet")
+    assert f"/cards/{ice.short_id}/" in row or ice.short_id in row
+
+
+def test_orions_turn_passes_through_the_post_combat_step(orion_deck):
+    # §1.10: "Post-Combat step: After combat is completed, you retreat with each unit you
+    # attacked with that survived combat onto a planet you control."
+    page = Client().get(url(orion_deck) + "?seed=3&a=" + "_".join(["n"] * 7))
+    assert page.status_code == 200
+    assert "· Post-Combat step" in page.content.decode()

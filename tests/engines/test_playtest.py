@@ -288,7 +288,7 @@ def test_moving_flipping_and_shuffling_by_hand():
     )
     assert result.state.zones["galaxy"][0].face_up
     assert hand[0] in ids(result, "deck") and result.state.counters["blue"] == 6
-    assert len(result.log) == 6
+    assert len(result.log) == 7  # the planets put out, the opening hand, then five moves
 
 
 @pytest.mark.parametrize(
@@ -339,3 +339,123 @@ def test_an_empty_deck_is_reshuffled_from_the_discards_where_the_game_says_so():
 def test_a_draw_from_an_empty_deck_simply_does_not_happen_in_fates():
     result = play(FATES, [{"do": "draw", "n": 99}])
     assert len(ids(result, "supply")) == 0 and result.state.pending
+
+
+# --- Rulebook steps and rows (issue 25) ------------------------------------------------------
+
+
+def steps_until(result_of, name, limit=20):
+    """The actions of `next` that bring a table from its opening to the step called `name`."""
+    actions = []
+    for _ in range(limit):
+        actions.append({"do": "next"})
+        if result_of(actions).state.step == name:
+            return actions
+    raise AssertionError(f"no step {name!r} within {limit}")
+
+
+def test_orion_starts_with_its_four_common_planets_in_the_planet_row():
+    # §1.3 Game Start: "each player is given four common planets - two Ice Planets, one Rock
+    # Planet, and one Lava Planet. Each player puts those planets in front of him or her in
+    # the planet row."
+    result = play(ORION)
+    assert names(result, "planets") == ["Ice Planet", "Ice Planet", "Rock Planet", "Lava Planet"]
+    assert all(v.face_up for v in result.state.zones["planets"])
+    assert [v.card.card_type for v in result.state.zones["planets"]] == ["Planet"] * 4
+    # Planets "cannot be part of your deck" (§1.8.2): the deck keeps its 50, less the hand.
+    assert len(result.state.zones["deck"]) + len(result.state.zones["hand"]) == 50
+
+
+def test_orion_takes_its_starting_planets_from_the_catalogue_when_given():
+    catalogue_ice = card("Ice Planet", "Planet", zone="", damage=2)
+    result = playtest(
+        get_engine(ORION), orion_deck(), seed=1, outside={"Ice Planet": catalogue_ice}
+    )
+    assert result.state.zones["planets"][0].card == catalogue_ice
+    assert result.state.zones["planets"][2].card.name == "Rock Planet"
+
+
+def test_orions_unique_planets_row_starts_empty_as_the_rulebook_lists_none():
+    # §1.3: "five unique planets from it are selected at random": the rulebook has no list.
+    assert names(play(ORION), "neutral") == []
+
+
+def test_orions_post_combat_step_comes_between_combat_and_post_combat_economy():
+    # §1.10 Turn Structure: "Post-Combat step: After combat is completed, you retreat with
+    # each unit you attacked with that survived combat onto a planet you control."
+    steps = [s.name for s in get_engine(ORION).table.steps]
+    combat = steps.index("Combat phase")
+    assert steps[combat + 1 : combat + 3] == ["Post-Combat step", "Post-Combat Economy phase"]
+    post_combat = get_engine(ORION).table.steps[combat + 1]
+    assert "you retreat with each unit you attacked with" in post_combat.source
+    to_it = steps_until(lambda a: play(ORION, a), "Post-Combat step")
+    assert play(ORION, to_it).state.turn == 1
+
+
+def test_orions_planets_ready_at_the_beginning_of_the_turn_as_cards_in_the_galaxy_do():
+    # §1.10: "you ready all your cards in the galaxy"; planets attack and exhaust (§1.11).
+    planet = ids(play(ORION), "planets")[0]
+    exhausted = [{"do": "exhaust", "card": planet}]
+    assert play(ORION, exhausted).state.zones["planets"][0].exhausted
+    next_turn = exhausted + steps_until(
+        lambda a: play(ORION, exhausted + a), "Beginning of turn", limit=12
+    )
+    assert not play(ORION, next_turn).state.zones["planets"][0].exhausted
+
+
+def foretold_in_convergence():
+    """Sigil chosen, then the hand shuffled face down into the Convergence stack."""
+    opening = play(FORETOLD)
+    actions = [{"do": "choose", "cards": [ids(opening, "sigils")[0]]}]
+    actions += [
+        {"do": "move", "card": c, "to": "convergence", "face_up": False}
+        for c in ids(opening, "hand")
+    ]
+    return [*actions, {"do": "shuffle", "zone": "convergence"}]
+
+
+def test_fate_foretolds_convergence_turn_takes_its_four_steps_instead_of_the_normal_ones():
+    # Convergence of Fate: "During your turn, if you still remain in Convergence, follow
+    # these steps instead of the normal steps of a turn: Step 1: Check ... Step 2: Reveal ...
+    # Step 3: Play ... Step 4: End"
+    entered = foretold_in_convergence()
+    taken = []
+    actions = list(entered)
+    for _ in range(4):
+        actions.append({"do": "next"})
+        taken.append(play(FORETOLD, actions).state.step)
+    assert taken == [
+        "Convergence, Step 1: Check",
+        "Convergence, Step 2: Reveal",
+        "Convergence, Step 3: Play",
+        "Convergence, Step 4: End",
+    ]
+    # No draw in the Convergence turn: "Reveal a card either from the top of the Nest or from
+    # your own stack of face-down cards."
+    assert play(FORETOLD, actions).state.zones["hand"] == ()
+
+
+def test_fate_foretolds_convergence_stack_is_face_down_and_not_looked_at():
+    # "For as long as your remain in Convergence, you may not look at or rearrange these cards"
+    stack = play(FORETOLD, foretold_in_convergence()).state.zones["convergence"]
+    assert len(stack) == 3 and all(v.card is None and not v.face_up for v in stack)
+
+
+def test_leaving_the_convergence_returns_fate_foretold_to_the_normal_turn():
+    # "If at any time your highest alignment drops below 5, the Convergence ends. When this
+    # happens, ... pick up your hand."
+    entered = foretold_in_convergence()
+    stack = ids(play(FORETOLD, entered), "convergence")
+    picked_up = [*entered, *[{"do": "move", "card": c, "to": "hand"} for c in stack]]
+    assert play(FORETOLD, [*picked_up, {"do": "next"}]).state.step == "Step 1: Check"
+
+
+def test_a_convergence_entered_mid_turn_begins_with_the_next_turn():
+    # The normal turn in which alignment is reached goes on to its own Step 4: End.
+    opening = play(FORETOLD)
+    actions = [{"do": "choose", "cards": [ids(opening, "sigils")[0]]}, *[{"do": "next"}] * 3]
+    hand = ids(play(FORETOLD, actions), "hand")
+    actions += [{"do": "move", "card": c, "to": "convergence", "face_up": False} for c in hand]
+    assert play(FORETOLD, [*actions, {"do": "next"}]).state.step == "Step 4: End"
+    following = play(FORETOLD, [*actions, {"do": "next"}, {"do": "next"}]).state
+    assert (following.turn, following.step) == (2, "Convergence, Step 1: Check")
