@@ -31,10 +31,25 @@ RULEBOOK = "fate-foretold.txt"
 # format setting may change to 3.
 SPEED_RUN_ALIGNMENT = 4
 
+# Two readings the rulebook's words leave open, each stated on its rule's source line.
+SIGILS_OUTSIDE_THE_60 = (
+    "Reading: 'separate the six Sigils from the rest of the cards in the Nest' counts the "
+    "Sigils in the Nest before play, while the Glossary calls a Sigil 'a separate type of card "
+    "from the rest of those in the nest' and 'not included in the nest'; the site takes the "
+    "Glossary's reading, so the 60 are Nest cards and the Sigils do not count towards them"
+)
+SIGILS_UP_TO_SIX = (
+    "Reading: 'separate the six Sigils' names six, and 'Shuffle the Sigils face-down and let "
+    "each player choose one' needs one for each of the 3 to 6 players ('made for 3 to 6 "
+    "players'); the site reads 'the six' as the number the game comes with, not one a Nest "
+    "must hold, so it checks at most six Sigils and asks for no fewer"
+)
+
 _NEST_RULES = (
     ZoneSize(
         source="How to Play, 1. Getting Started: 'a complete Nest (deck) of at least 60 "
-        "unique Fate Foretold cards'",
+        "unique Fate Foretold cards'; Glossary, Nest: 'a nest must contain at least 60 "
+        f"cards'. {SIGILS_OUTSIDE_THE_60}",
         zone="nest",
         minimum=60,
         code="deck_size",
@@ -65,7 +80,7 @@ _NEST_RULES = (
         zone="sigils",
     ),
     ZoneSize(
-        source="How to Play, 1.: 'separate the six Sigils'",
+        source=f"How to Play, 1.: 'separate the six Sigils'. {SIGILS_UP_TO_SIX}",
         zone="sigils",
         maximum=6,
         label="the Sigils",

@@ -3,6 +3,7 @@
 import pytest
 
 from engines import get_engine
+from engines.rules import ZoneSize
 from tests.engines.deck_building import card, cards, codes, problems
 
 FATE = "fate-foretold"
@@ -77,3 +78,33 @@ def test_a_token_never_lands_in_the_nest():
 def test_a_token_is_not_allowed_among_the_sigils_either():
     found = problems(FATE, "nest", [*nest(), card("Mark", "Token", zone="sigils")])
     assert codes(found) == ["type_not_allowed"] and found[0].cards == ("Mark",)
+
+
+def _rule_on(fmt, zone, kind):
+    found = get_engine(FATE).format(fmt)
+    assert found is not None
+    [rule] = [r for r in found.rules if isinstance(r, kind) and r.zone == zone]
+    return rule
+
+
+@pytest.mark.parametrize("fmt", ["nest", "speed-run"])
+def test_whether_the_sigils_count_towards_the_sixty_is_a_reading_stated_on_the_rule(fmt):
+    # How to Play, 1.: "separate the six Sigils from the rest of the cards in the Nest";
+    # Glossary, Sigil: "a separate type of card from the rest of those in the nest".
+    rule = _rule_on(fmt, "nest", ZoneSize)
+    assert "separate the six Sigils from the rest of the cards in the Nest" in rule.source
+    assert "a separate type of card from the rest of those in the nest" in rule.source
+    assert "Reading:" in rule.source and "the Sigils do not count towards them" in rule.source
+    # The reading taken: 59 Nest cards and six Sigils are not 60.
+    assert codes(problems(FATE, fmt, nest(59) + sigils(*SIX))) == ["deck_size"]
+
+
+@pytest.mark.parametrize("fmt", ["nest", "speed-run"])
+def test_whether_a_nest_needs_all_six_sigils_is_a_reading_stated_on_the_rule(fmt):
+    # How to Play, 1.: "Shuffle the Sigils face-down and let each player choose one"; the game
+    # is "made for 3 to 6 players".
+    rule = _rule_on(fmt, "sigils", ZoneSize)
+    assert "let each player choose one" in rule.source and "made for 3 to 6 players" in rule.source
+    assert "Reading:" in rule.source and "at most six Sigils and asks for no fewer" in rule.source
+    # The reading taken: three Sigils, enough for three players, pass.
+    assert problems(FATE, fmt, nest() + sigils("King", "Queen", "Sigil 3")) == []
