@@ -46,6 +46,17 @@ def _removed_for_three(card: DeckCard) -> bool:
     return card.name in _THREE_PLAYER_REMOVED
 
 
+# 8.1 Types of Card Effects: "There are five types of effects on player cards": a card that
+# has one is a player card, whatever else the rulebook leaves out about it.
+_EFFECT_TYPES = frozenset(
+    {"Permanent Effect", "Special Effect", "Scoring Effect", "One-time Effect", "No Effect"}
+)
+
+
+def _player_card(card: DeckCard) -> bool:
+    return card.card_type in _PLAYER_TYPES or bool(_EFFECT_TYPES.intersection(card.keywords))
+
+
 def _targets(slug: str, name: str, size: int, source: str, *extra: CardsNotAllowed) -> Format:
     return Format(
         slug=slug,
@@ -59,9 +70,16 @@ def _targets(slug: str, name: str, size: int, source: str, *extra: CardsNotAllow
                 code="deck_size",
                 label="the target deck",
             ),
-            TypesNotAllowed(
-                source="5 Game Setup: the target cards are shuffled into their own pile",
-                types=_PLAYER_TYPES,
+            # By type where it is given, else by effect type: the rulebook names player cards
+            # (the Delta Flyer, Surak) without a type or a faction, and they are no targets.
+            CardsNotAllowed(
+                source="5 Game Setup: 'Shuffle the target cards and place them as a target card "
+                "pile'; 4 Card Anatomy, Note: 'The card types of the player cards (Ship, Tech, "
+                "Weapon, Action, Troops)'; 8.1 Types of Card Effects: 'There are five types "
+                "of effects on player cards'",
+                excluded=_player_card,
+                what="player cards (a Ship, Tech, Weapon, Action or Troops card, or a card "
+                "with an effect type)",
             ),
             *extra,
         ),
@@ -120,11 +138,12 @@ FORMATS = (
 )
 
 
-def _untyped_zone(factions: tuple[str, ...]) -> str:
+def _untyped_zone(factions: tuple[str, ...], keywords: tuple[str, ...] = ()) -> str:
     # Where the rulebook names a card without its type, whether it is a player card or a
     # target card is still known: player cards make up a faction's deck ("3 Game Components":
-    # each faction's 33 cards), target cards form one pile of no faction.
-    return "main" if factions else "targets"
+    # each faction's 33 cards) and only they have an effect type (8.1), target cards form one
+    # pile of no faction.
+    return "main" if factions or _EFFECT_TYPES.intersection(keywords) else "targets"
 
 
 ENGINE = GameEngine(

@@ -140,15 +140,18 @@ def _build(slug: str, version: int) -> GameSnapshot:
     for card in cards:
         type_name = card.card_type.name if card.card_type is not None else None
         factions = tuple(f.name for f in card.factions.all())
+        keywords = tuple(k.name for k in card.keywords.all())
         snapped = SnapCard(
             pk=card.id,
             short_id=card.short_id,
             name=card.name,
             slug=card.slug,
             card_type=type_name,
-            type_zone=zones.get(type_name) if type_name else engine.zone_for(None, factions),
+            type_zone=(
+                zones.get(type_name) if type_name else engine.zone_for(None, factions, keywords)
+            ),
             factions=factions,
-            keywords=tuple(k.name for k in card.keywords.all()),
+            keywords=keywords,
             subtypes=tuple(s.name for s in card.subtypes.all()),
             stats=dict(card.stats),
             text=card.rules_text,

@@ -169,9 +169,9 @@ def test_a_card_page_shows_which_values_are_inferred_and_from_what(client):
     page = _main(client.get(surak.get_absolute_url()).content.decode())
     assert "Inferred values (*):</strong> Combat Power, Keywords." in page
     assert (
-        "Not stated for this card; inferred from the rulebook's statement that the factions' "
-        "decks are "
-        "functionally identical" in page
+        "Not stated for this card, but inferred: from the rulebook's statement that the "
+        "factions' decks are functionally identical, or from what a worked example implies. "
+        "The notes say which." in page
     )
     assert '<dd>7<small class="inferred-mark"' in page
 

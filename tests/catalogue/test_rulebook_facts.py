@@ -176,6 +176,31 @@ def test_fate_rule_four_is_draw_and_play_or_draw_two():
     assert "draw 1 card and play 1 card or draw 2 cards" in text
 
 
+def test_fate_foretold_gives_no_card_a_constellation_classification():
+    # Individual Card Rulings, Death, the Pale Horse, 2: "the player controlling Taurus can't
+    # choose any of their constellation cards to keep": the rules never say which cards.
+    cards = Card.objects.filter(game__slug="fate-foretold")
+    assert not cards.filter(subtypes__name="Constellation").exists()
+    taurus = card("fate-foretold", "Taurus, the Bull")
+    assert "the rules do not list which cards are constellation cards" in taurus.notes
+    assert "no classification is recorded" in taurus.notes
+
+
+def test_fate_foretold_terms_hold_the_convergence_and_its_turn():
+    entering = Term.objects.get(game__slug="fate-foretold", name="Convergence of Fate").text
+    assert (
+        "shuffle the cards in your hand and place them face down in a single stack in front "
+        "of you" in entering
+    )
+    turn = Term.objects.get(game__slug="fate-foretold", name="Convergence turn").text
+    assert "follow these steps instead of the normal steps of a turn" in turn
+    assert (
+        "Step 2: Reveal: Reveal a card either from the top of the Nest or from your own "
+        "stack of face-down cards." in turn
+    )
+    assert "Step 4: End: End your turn." in turn
+
+
 # --- Conquest for the Capital --------------------------------------------------------------
 
 
@@ -333,7 +358,7 @@ def test_tactics_values_copied_from_the_galaxy_are_marked_inferred():
         assert "functionally identical" in copy.notes
 
 
-def test_tactics_only_cards_with_copied_values_list_any_inferred_field():
+def test_tactics_only_cards_with_copied_or_implied_values_list_any_inferred_field():
     inferred = {
         c.name: c.inferred for c in Card.objects.filter(card_set__code="TAC-RB") if c.inferred
     }
@@ -341,8 +366,37 @@ def test_tactics_only_cards_with_copied_values_list_any_inferred_field():
         "D'Deridex": ["stats.combat_power", "keywords"],
         "Surak": ["stats.combat_power", "keywords"],
         "Vor'Cha": ["stats.combat_power", "keywords"],
-        "Disruptor Beam": ["keywords"],
+        "Disruptor Beam": ["keywords", "rulings"],
+        "Quantum Torpedoes": ["keywords", "rulings"],
+        "Deflector Shield": ["factions"],
     }
+
+
+def test_tactics_quantum_torpedoes_scoring_effect_is_inferred_from_an_unnamed_note():
+    # 8.2, a Scoring Effect note that names no card: "These cards bring combat power to the
+    # player (3, 5, 7) even without ships in this row."
+    torpedoes = card("conquest-alpha-tactics", "Quantum Torpedoes")
+    assert [k.name for k in torpedoes.keywords.all()] == ["Scoring Effect"]
+    assert "keywords" in torpedoes.inferred
+    assert "These cards bring combat power to the player (3, 5, 7)" in torpedoes.notes
+
+
+def test_tactics_the_alliances_weapon_ruling_is_inferred_where_it_is_attached():
+    # 9.1: "Weapons that reinforce your own ships (e.g., Phaser): They benefit both your own
+    # and allied ships." Neither card is named there, nor said to be a Weapon.
+    for name in ("Quantum Torpedoes", "Disruptor Beam"):
+        reinforcer = card("conquest-alpha-tactics", name)
+        assert "Weapons that reinforce your own ships" in reinforcer.rulings.get().text
+        assert "rulings" in reinforcer.inferred
+        assert "so the ruling is inferred" in reinforcer.notes
+
+
+def test_tactics_deflector_shields_starfleet_faction_is_inferred_from_example_b():
+    # 6.3 Example B, 3rd row: "The Deflector tries to steal the Admiral's combat power";
+    # 1st row: "the Romulans' Deflector Shield" is the one faction stated.
+    deflector = card("conquest-alpha-tactics", "Deflector Shield")
+    assert deflector.inferred == ["factions"]
+    assert "its Starfleet faction is inferred from that example, not stated" in deflector.notes
 
 
 def test_tactics_rulebook_set_does_not_claim_every_value_is_stated():

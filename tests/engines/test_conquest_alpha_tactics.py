@@ -54,7 +54,33 @@ def test_the_three_player_short_game_removes_four_named_targets():
 
 def test_a_player_card_in_a_target_deck_is_not_allowed():
     deck = [*targets(23), card("Galaxy", "Ship", zone="targets")]
-    assert codes(problems(TACTICS, "targets", deck)) == ["type_not_allowed"]
+    assert codes(problems(TACTICS, "targets", deck)) == ["card_not_allowed"]
+
+
+def test_a_card_with_an_effect_type_but_no_type_or_faction_is_no_target():
+    # 8.1 Types of Card Effects: "There are five types of effects on player cards". The
+    # rulebook names the Delta Flyer (Permanent Effect) without a type or a faction.
+    delta_flyer = card("Delta Flyer", "", zone="targets", keywords=["Permanent Effect"])
+    found = problems(TACTICS, "targets", [*targets(23), delta_flyer])
+    assert codes(found) == ["card_not_allowed"]
+    assert found[0].cards == ("Delta Flyer",)
+    assert "8.1 Types of Card Effects" in found[0].source
+
+
+def test_surak_the_galaxys_counterpart_is_refused_from_a_target_deck_a_teleporter_is_not():
+    # 9.1: "Galaxy / Surak / Vor'Cha / D'Deridex", one player card in four decks. The
+    # Teleporter has no type, faction or effect type given, so nothing marks it a player card.
+    surak = card("Surak", "", zone="targets", keywords=["Scoring Effect"])
+    teleporter = card("Teleporter", "", zone="targets")
+    found = problems(TACTICS, "targets", [*targets(22), surak, teleporter])
+    assert codes(found) == ["card_not_allowed"] and found[0].cards == ("Surak",)
+
+
+def test_the_short_game_target_decks_refuse_player_cards_too():
+    for fmt, size in (("targets-short-2p", 16), ("targets-short-3p", 20)):
+        flyer = card("Delta Flyer", "", zone="targets", keywords=["Permanent Effect"])
+        deck = [card(f"Sector {i}", "Sector", zone="targets") for i in range(size - 1)]
+        assert "card_not_allowed" in codes(problems(TACTICS, fmt, [*deck, flyer]))
 
 
 def test_a_card_whose_type_is_not_stated_goes_in_its_factions_deck_or_the_target_pile():
@@ -64,3 +90,5 @@ def test_a_card_whose_type_is_not_stated_goes_in_its_factions_deck_or_the_target
     assert engine.zone_for(None, ("Starfleet",)) == "main"
     assert engine.zone_for(None, ()) == "targets"
     assert engine.zone_for("Planet", ()) == "targets"
+    # 8.1: an effect type marks a player card, even one whose faction is not given.
+    assert engine.zone_for(None, (), ("Permanent Effect",)) == "main"

@@ -156,8 +156,9 @@ class CardSerializer(serializers.ModelSerializer):
         child=serializers.CharField(),
         read_only=True,
         help_text="Fields (named as in catalogue documents, stats as stats.<key>) whose values "
-        "are not stated for this card but inferred from the rulebook's statement that the "
-        "factions' decks are functionally identical.",
+        "are not stated for this card but inferred: from the rulebook's statement that the "
+        "factions' decks are functionally identical, or from what a worked example implies "
+        "(the card's notes say which).",
     )
     rulings = RulingSerializer(many=True, read_only=True)
     errata = ErrataSerializer(many=True, read_only=True)
