@@ -308,6 +308,12 @@ class GameEngine:
     # What a card of no faction is called where the rulebook gives it a meaning (Orion's
     # cards without a race icon fit any deck); None: such cards get no label.
     unaligned_label: str | None = None
+    # Where the official cards come only from a rulebook that never gives their factions
+    # (Orion's names its cards but not their race icons), an official card listing none has
+    # a faction that is not given, never "no faction": these words stand for it on its page,
+    # and the one-faction rule warns that it cannot check the card. None: an official card of
+    # no faction has none.
+    official_factions_not_given: str | None = None
     # How a hand is dealt, refilled and mulliganed (engines.hands); None: the game has none.
     hand: HandRules | None = None
     # odds(cards, policy) -> exact chances worth showing beside a hand or a simulation.
@@ -379,6 +385,10 @@ class GameEngine:
         if card_type is None and self.untyped_zone is not None:
             return self.untyped_zone(factions, keywords)
         return self.zones[0].slug
+
+    def factions_not_given(self, *, official: bool, factions: tuple[str, ...]) -> bool:
+        """Whether a card's faction is not given, rather than none (official_factions_not_given)."""
+        return self.official_factions_not_given is not None and official and not factions
 
     def stat(self, key: str) -> StatField | None:
         return self._stats_by_key.get(key)

@@ -18,12 +18,16 @@ from engines.base import (
 )
 from engines.conquest_of_orion_goldfish import GOLDFISH_POLICY, goldfish, goldfish_reference, odds
 from engines.hands import HandRules, Mulligan
-from engines.rules import Format, OneFaction, TypesNotAllowed, ZoneSize
+from engines.rules import CardsNotAllowed, DeckCard, Format, OneFaction, TypesNotAllowed, ZoneSize
 from engines.table import Counter, Deal, Starting, Table, TableZone, TurnStep, ZoneKind
 
 RULEBOOK = "conquest-of-orion.txt"
 
 _COST_HELP = "Resource cost in {colour} (§1.1 Parts of a Card, 3. Resource Cost)."
+
+
+def _archive_card(card: DeckCard) -> bool:
+    return card.name == "Archive card"
 
 
 def _orion_format(slug: str, name: str, size: int, kind: str) -> Format:
@@ -46,9 +50,15 @@ def _orion_format(slug: str, name: str, size: int, kind: str) -> Format:
                 label="race",
             ),
             TypesNotAllowed(
-                source="§1.8.2 Planets: 'They cannot be part of your deck'; §1.16 "
-                "the Archive card is given to each player",
-                types=("Planet", "Archive"),
+                source="§1.8.2 Planets: 'They cannot be part of your deck'",
+                types=("Planet",),
+            ),
+            # By name: §1.16 gives the Archive card no type ("Coming Soon").
+            CardsNotAllowed(
+                source="§1.5 Resources: 'Resources are tracked on the Archive card, of which a "
+                "copy is given to each player'",
+                excluded=_archive_card,
+                what="the Archive card, of which a copy is given to each player",
             ),
         ),
     )
@@ -165,12 +175,6 @@ ENGINE = GameEngine(
             zone="main",
             source="§1.8.6 Satellites",
             description="The sixth card type: in your deck, but treated as planets in play.",
-        ),
-        CardTypeSpec(
-            "Archive",
-            zone=None,
-            source="§1.16 Archive Card",
-            description="Given to each player to track resources and Tier; not a deck card.",
         ),
     ),
     zones=(Zone("main", "Deck", "Exactly 50 cards in Constructed, 30 in Limited (§1.6)."),),
@@ -370,6 +374,8 @@ ENGINE = replace(
     ),
     odds=odds,
     unaligned_label="No race",
+    # The official cards are the rulebook's, which never gives a card's race icon.
+    official_factions_not_given="race not given",
     hand=_RULES,
     table=TABLE,
 )

@@ -34,6 +34,9 @@ class DeckCard:
     subtypes: tuple[str, ...] = ()
     stats: Mapping[str, object] = field(default_factory=dict)
     text: str = ""
+    # Facts the card's source does not give, by field ("factions"): a rule over them cannot
+    # check the card, and says so rather than passing it.
+    unstated: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -262,7 +265,23 @@ class OneFaction(Rule):
         return f"Every card in {_where(self.zone)} is of the deck's one {self.label}{extra}."
 
     def check(self, deck: Deck, settings: Mapping[str, Any]) -> list[Problem]:
-        cards = deck.zone(self.zone)
+        # A card whose faction is not given is neither of the deck's nor of none: it is named
+        # in a warning of its own instead of passing or failing unseen.
+        unknown = [c for c in deck.zone(self.zone) if "factions" in c.unstated]
+        cards = [c for c in deck.zone(self.zone) if "factions" not in c.unstated]
+        return [*self._mismatches(deck, cards), *map(self._not_given, unknown)]
+
+    def _not_given(self, card: DeckCard) -> Problem:
+        return Problem(
+            "faction_not_given",
+            Severity.WARNING,
+            f"{card.name}: its {self.label} is not given, so the one-{self.label} rule "
+            "cannot be checked for it.",
+            (card.name,),
+            self.source,
+        )
+
+    def _mismatches(self, deck: Deck, cards: list[DeckCard]) -> list[Problem]:
         if deck.faction is None:
             factions = {f for c in cards for f in c.factions}
             if len(factions) > 1:

@@ -413,6 +413,12 @@ class Card(models.Model):
             if spec.key in self.stats
         ]
 
+    def factions_not_given_label(self) -> str:
+        """What stands for a card's factions when it lists none and they are not given (the
+        engine's official_factions_not_given, on an official card), or ""."""
+        label = self.game.engine.official_factions_not_given
+        return label if label and self.card_set.is_official else ""
+
     def inferred_labels(self) -> list[str]:
         """The labels of the fields whose values are inferred, in the order they are listed."""
         known = inferable_fields(self.game.engine)

@@ -45,6 +45,8 @@ class SnapCard:
     set_code: str
     number: str
     official: bool
+    # The card's faction is not given (GameEngine.official_factions_not_given), not none.
+    factions_not_given: bool = False
 
     def get_absolute_url(self) -> str:
         return reverse("catalogue:card", args=[self.short_id, self.slug])
@@ -61,6 +63,7 @@ class SnapCard:
             subtypes=self.subtypes,
             stats=self.stats,
             text=self.text,
+            unstated=("factions",) if self.factions_not_given else (),
         )
 
 
@@ -158,6 +161,9 @@ def _build(slug: str, version: int) -> GameSnapshot:
             set_code=card.card_set.code,
             number=card.number,
             official=card.card_set.is_official,
+            factions_not_given=engine.factions_not_given(
+                official=card.card_set.is_official, factions=factions
+            ),
         )
         snap.cards[card.short_id] = snapped
         snap.by_pk[card.id] = snapped

@@ -176,6 +176,31 @@ def test_a_card_page_shows_which_values_are_inferred_and_from_what(client):
     assert '<dd>7<small class="inferred-mark"' in page
 
 
+def test_an_orion_rulebook_card_page_says_its_race_is_not_given_not_that_it_has_none(client):
+    # §1.1, 5. Race Icon: "Cards without a race icon can be played in any deck." The
+    # rulebook never gives the Osiris's race icon, so it is not known to have none.
+    osiris = Card.objects.get(card_set__code="ORI-RB", name="Osiris")
+    page = _main(client.get(osiris.get_absolute_url()).content.decode())
+    assert '<span class="meta not-given">race not given</span>' in page
+    assert "No race" not in page
+
+
+def test_an_orion_sample_card_of_no_race_says_no_race(client):
+    raceless = Card.objects.filter(
+        card_set__code="ORI-SMP", factions=None, card_type__name="Unit"
+    ).first()
+    page = _main(client.get(raceless.get_absolute_url()).content.decode())
+    assert "No race" in page and "race not given" not in page
+
+
+def test_an_implied_value_is_shown_inferred_on_its_card_page(client):
+    # 6.3 Example B, 3rd row: "The Deflector tries to steal the Admiral's combat power".
+    deflector = Card.objects.get(card_set__code="TAC-RB", name="Deflector Shield")
+    page = _main(client.get(deflector.get_absolute_url()).content.decode())
+    assert "Inferred values:</strong> Factions." in page
+    assert "or from what a worked example implies" in page
+
+
 def test_a_card_page_with_only_stated_values_mentions_no_inference(client):
     galaxy = Card.objects.get(card_set__code="TAC-RB", name="Galaxy")
     page = _main(client.get(galaxy.get_absolute_url()).content.decode())

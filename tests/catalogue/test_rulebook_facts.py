@@ -129,6 +129,31 @@ def test_orion_races_are_kind_race():
     assert kinds["Humans"] == kinds["Aliens"] == "race"
 
 
+def test_orion_archive_card_has_no_type_as_section_1_16_gives_none():
+    # §1.16 Archive Card: "The Archive card is where you track your resource pool and your
+    # current Tier ..." then "Coming Soon": no card type.
+    archive = card("conquest-of-orion", "Archive card")
+    assert archive.card_type is None
+    assert "Its card type is not given" in archive.notes
+
+
+def test_orion_iamurs_produces_keyword_is_marked_inferred():
+    # §1.12: "Damage dealt to basic and/or unique planets (more specifically: units and
+    # planets with the "produces" keyword)": Iamur's keywords are never printed.
+    iamur = card("conquest-of-orion", "Iamur")
+    assert [k.name for k in iamur.keywords.all()] == ["Produces"]
+    assert iamur.inferred == ["keywords"]
+    assert "Its produces keyword is inferred, not stated" in iamur.notes
+
+
+@pytest.mark.parametrize("name", ["Torian", "Destroyer"])
+def test_orion_torian_and_destroyer_are_races_only_by_inference(name):
+    # §2.2 Racial keywords, its last line: "Torian and Destroyer keywords coming soon."
+    race = Faction.objects.get(game__slug="conquest-of-orion", name=name)
+    assert race.description.startswith("Its being a race is inferred, not stated")
+    assert "Torian and Destroyer keywords coming soon." in race.description
+
+
 # --- Fate Foretold -------------------------------------------------------------------------
 
 

@@ -43,6 +43,26 @@ def test_a_legal_orion_constructed_deck_of_one_race_and_raceless_cards(api):
     assert result["counts"]["total"] == 50
 
 
+def test_osiris_whose_race_the_rulebook_does_not_give_is_warned_of_in_a_humans_deck(api):
+    # §1.1, 5. Race Icon: "Cards without a race icon can be played in any deck." The Osiris
+    # (§1.8.1) has no race given, which is not the same as having no race icon.
+    osiris = Card.objects.get(card_set__code="ORI-RB", name="Osiris")
+    deck = [*ids(list(sample("conquest-of-orion", factions__name="Humans"))[:36])]
+    deck += ids(
+        list(sample("conquest-of-orion", factions__isnull=True).exclude(card_type__name="Planet"))[
+            :13
+        ]
+    )
+    deck.append({"id": osiris.short_id, "quantity": 1})
+    result = check(api, "conquest-of-orion", "constructed", deck, faction="Humans")
+    warnings = [p for p in result["problems"] if p["code"] == "faction_not_given"]
+    assert [(w["severity"], w["cards"]) for w in warnings] == [("warning", ["Osiris"])]
+    assert warnings[0]["message"] == (
+        "Osiris: its race is not given, so the one-race rule cannot be checked for it."
+    )
+    assert result["legal"]  # a warning: the deck is not known to break the rule
+
+
 def test_a_legal_orion_limited_deck_of_thirty(api):
     deck = list(sample("conquest-of-orion", factions__name="Aliens"))[:24]
     deck += list(

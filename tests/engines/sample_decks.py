@@ -11,7 +11,7 @@ FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
 # Per game: the format, the faction, the deck's size, and the card types its deck leaves out.
 LEGAL = {
-    "conquest-of-orion": ("constructed", "Humans", 50, {"Planet", "Archive"}),
+    "conquest-of-orion": ("constructed", "Humans", 50, {"Planet"}),
     "conquest-alpha-tactics": (
         "faction-deck",
         "Starfleet",
