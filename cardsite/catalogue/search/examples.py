@@ -48,7 +48,7 @@ BY_GAME = {
     "fate-foretold": [
         Example("f:heart", "cards of the Heart suit"),
         Example("t:sigil", "Sigils (kept outside the Nest)"),
-        Example("t:constellation", "the zodiac cards"),
+        Example("t:token", "Tokens (kept outside the game until a card creates them)"),
         Example('"horse" or famine or war', "the Four Horses of the Apocalypse"),
     ],
     "conquest-for-the-capital": [
