@@ -78,3 +78,24 @@ def test_the_game_page_costs_a_fixed_number_of_queries(client, django_assert_max
     # types), and the request's savepoint and release; the formats read none.
     with django_assert_max_num_queries(10):
         client.get("/games/conquest-of-fates/")
+
+
+@pytest.mark.parametrize(
+    ("slug", "fmt", "words"),
+    [
+        # Glossary, Nest: "a nest must contain at least 60 cards" (are the Sigils among them?)
+        ("fate-foretold", "nest", "a nest must contain at least 60 cards"),
+        # "Shuffle the Sigils face-down and let each player choose one"
+        ("fate-foretold", "nest", "let each player choose one"),
+        # Terms & Clarifications, APEX: "special deck-building restriction of 1 per Deck"
+        ("conquest-of-fates", "standard", "restriction of 1 per Deck"),
+        # Game Components: "Each factions comes with: ... 8 Upgrade Cards"
+        ("conquest-for-the-capital", "faction-deck", "comes with ... 8 Upgrade Cards"),
+    ],
+)
+def test_a_reading_the_rulebook_leaves_open_shows_on_the_format_with_its_words(
+    client, slug, fmt, words
+):
+    shown = section(client.get(f"/games/{slug}/").content.decode(), fmt)
+    [rule] = [li for li in re.findall(r"<li>.*?</li>", shown, re.S) if words in li]
+    assert "Reading:" in rule and "the site" in rule
