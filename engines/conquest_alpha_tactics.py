@@ -53,8 +53,17 @@ _EFFECT_TYPES = frozenset(
 )
 
 
+# Player cards the rulebook names with neither a type nor an effect type, known as player
+# cards only by what it says players do with them: an inference, stated on the rule.
+_PLACED_BY_PLAYERS = frozenset({"Teleporter"})
+
+
 def _player_card(card: DeckCard) -> bool:
-    return card.card_type in _PLAYER_TYPES or bool(_EFFECT_TYPES.intersection(card.keywords))
+    return (
+        card.card_type in _PLAYER_TYPES
+        or bool(_EFFECT_TYPES.intersection(card.keywords))
+        or card.name in _PLACED_BY_PLAYERS
+    )
 
 
 def _targets(slug: str, name: str, size: int, source: str, *extra: CardsNotAllowed) -> Format:
@@ -76,10 +85,12 @@ def _targets(slug: str, name: str, size: int, source: str, *extra: CardsNotAllow
                 source="5 Game Setup: 'Shuffle the target cards and place them as a target card "
                 "pile'; 4 Card Anatomy, Note: 'The card types of the player cards (Ship, Tech, "
                 "Weapon, Action, Troops)'; 8.1 Types of Card Effects: 'There are five types "
-                "of effects on player cards'",
+                "of effects on player cards'. Inferred: 8.2, Note: 'The Teleporter can be "
+                "placed over a blockade', and 6 Round Overview: players 'place their hand cards "
+                "face down under the four target cards', so the Teleporter is a player card",
                 excluded=_player_card,
-                what="player cards (a Ship, Tech, Weapon, Action or Troops card, or a card "
-                "with an effect type)",
+                what="player cards (a Ship, Tech, Weapon, Action or Troops card, a card "
+                "with an effect type, or the Teleporter, which players place)",
             ),
             *extra,
         ),

@@ -67,13 +67,17 @@ def test_a_card_with_an_effect_type_but_no_type_or_faction_is_no_target():
     assert "8.1 Types of Card Effects" in found[0].source
 
 
-def test_surak_the_galaxys_counterpart_is_refused_from_a_target_deck_a_teleporter_is_not():
-    # 9.1: "Galaxy / Surak / Vor'Cha / D'Deridex", one player card in four decks. The
-    # Teleporter has no type, faction or effect type given, so nothing marks it a player card.
+def test_surak_the_galaxys_counterpart_and_the_teleporter_are_refused_from_a_target_deck():
+    # 9.1: "Galaxy / Surak / Vor'Cha / D'Deridex", one player card in four decks. 8.2, Note:
+    # "The Teleporter can be placed over a blockade"; 6 Round Overview: players "place their
+    # hand cards face down under the four target cards". Target cards are laid out, never
+    # placed, so the Teleporter is a player card, by inference, which the rule says.
     surak = card("Surak", "", zone="targets", keywords=["Scoring Effect"])
     teleporter = card("Teleporter", "", zone="targets")
     found = problems(TACTICS, "targets", [*targets(22), surak, teleporter])
-    assert codes(found) == ["card_not_allowed"] and found[0].cards == ("Surak",)
+    assert codes(found) == ["card_not_allowed"]
+    assert set(found[0].cards) == {"Surak", "Teleporter"}
+    assert "Inferred: 8.2, Note: 'The Teleporter can be placed over a blockade'" in found[0].source
 
 
 def test_the_short_game_target_decks_refuse_player_cards_too():
