@@ -181,11 +181,15 @@ def _types(engine: GameEngine, spec: ChartSpec, entries: Sequence[ResolvedEntry]
 def _factions(spec: ChartSpec, entries: Sequence[ResolvedEntry]) -> DeckChart:
     counts: Counter[str] = Counter()
     none = f"No {spec.axis.lower()}"
+    # An official card whose faction the rulebook does not give is not a card of none (in
+    # Orion, "no race" means any deck may play it), so it gets a bar of its own.
+    not_given = f"{spec.axis} not given"
     for entry in entries:
-        for name in entry.card.factions or (none,):
+        fallback = not_given if entry.card.factions_not_given else none
+        for name in entry.card.factions or (fallback,):
             counts[name] += entry.quantity
-    order = sorted(set(counts) - {none}, key=lambda name: (-counts[name], name))
-    order += [none] if none in counts else []
+    order = sorted(set(counts) - {none, not_given}, key=lambda name: (-counts[name], name))
+    order += [last for last in (none, not_given) if last in counts]
     shared = any(len(e.card.factions) > 1 for e in entries)
     return _categories(
         spec,

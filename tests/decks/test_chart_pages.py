@@ -154,3 +154,24 @@ def test_a_boosted_page_load_brings_the_chart_scripts_as_a_full_page_does(client
         deck.get_absolute_url(), headers={"HX-Request": "true", "HX-Boosted": "true"}
     ).content.decode()
     assert all(script in page for script in SCRIPTS)
+
+
+def test_an_orion_card_whose_race_is_not_given_is_charted_apart_from_the_cards_of_no_race(owner):
+    # 1.1: a card without a race icon "can be played in any deck"; Osiris's race is simply not
+    # in the rulebook, so counting it as "No race" would say what the rulebook does not.
+    game = Game.objects.get(slug="conquest-of-orion")
+    osiris = Card.objects.get(game=game, name="Osiris")
+    raceless = Card.objects.filter(card_set__code="ORI-SMP", factions=None).first()
+    assert raceless is not None
+    deck = deck_create(
+        owner=owner,
+        game=game,
+        format_slug=game.engine.formats[0].slug,
+        name="Unknown race",
+        visibility="public",
+        intake=Intake(
+            (RequestedCard(2, None, osiris.short_id), RequestedCard(1, None, raceless.short_id))
+        ),
+    )
+    races = next(chart for chart in charts_of(deck) if chart.title == "Cards by race")
+    assert races.rows() == [("No race", ["1"]), ("Race not given", ["2"])]
