@@ -9,6 +9,7 @@ site's one address. The sections are listed in cardsite/urls.py, so this module 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -40,9 +41,39 @@ CATALOGUE_MAX_AGE = 60 * 60
 ROBOTS_MAX_AGE = 24 * 60 * 60
 
 
+# A meta description past this many characters is cut at a word: search results show about
+# 155, and link previews a little more.
+DESCRIPTION_CHARS = 160
+
+
 def absolute(path: str) -> str:
     """`path` (from reverse or get_absolute_url) as an absolute URL on the site's address."""
     return settings.SITE_URL.rstrip("/") + path
+
+
+def trimmed(text: str, chars: int = DESCRIPTION_CHARS) -> str:
+    """`text` on one line, cut at a word with an ellipsis if it is longer than `chars`."""
+    plain = " ".join(text.split())
+    if len(plain) <= chars:
+        return plain
+    return plain[: chars - 1].rsplit(" ", 1)[0].rstrip(" ,;:—-") + "…"
+
+
+@dataclass(frozen=True)
+class PageMeta:
+    """What a page tells search engines and link previews about itself (base.html's <head>):
+    its description, its one canonical URL, and for a link preview a title and an image."""
+
+    description: str
+    canonical: str
+    title: str = ""
+    image: str = ""
+    image_width: int = 0
+    image_height: int = 0
+    image_alt: str = ""
+    # A page anyone with the link may read but that is not public (an unlisted deck): kept
+    # out of search results.
+    noindex: bool = False
 
 
 class SiteSitemap(Sitemap):
