@@ -12,12 +12,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+from xml.sax.saxutils import escape
 
 from django.conf import settings
 from django.contrib.sitemaps import Sitemap
 from django.contrib.sitemaps.views import SitemapIndexItem
-from django.contrib.sitemaps.views import sitemap as render_section
 from django.core.cache import cache
+from django.core.paginator import EmptyPage, PageNotAnInteger
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -39,6 +40,7 @@ CACHE_SECONDS = 60 * 60
 # at all (a deck made unlisted must leave the sitemap at once, not an hour later).
 CATALOGUE_MAX_AGE = 60 * 60
 ROBOTS_MAX_AGE = 24 * 60 * 60
+SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 
 
 # A meta description past this many characters is cut at a word: search results show about
@@ -130,8 +132,8 @@ def _page_number(request: HttpRequest) -> str:
 def sitemap_section(
     request: HttpRequest, section: str, sitemaps: Mapping[str, SiteSitemap]
 ) -> HttpResponse:
-    """One page (`?p=`, from 1) of one section, rendered by django.contrib.sitemaps: a count
-    and the page's rows when cold, nothing from the database when warm."""
+    """One page (`?p=`, from 1) of one section: a count and the page's rows when cold, nothing
+    from the database when warm."""
     if section not in sitemaps:
         raise Http404(f"No sitemap section {section!r}.")
     sitemap = sitemaps[section]
@@ -139,14 +141,31 @@ def sitemap_section(
     key = f"sitemap:{section}:{sitemap.version()}:{int(page)}"
     held = cache.get(key)
     if held is None:
-        response = render_section(request, {section: sitemap}, section=section)
-        if not response.context_data["urlset"]:
+        try:
+            # The framework's pagination, locations and dates ...
+            urls = sitemap.get_urls(page=page)
+        except (EmptyPage, PageNotAnInteger):
+            raise Http404(f"No page {page} of the sitemap section {section!r}.") from None
+        if not urls:
             # The protocol wants at least one <url>; the index leaves an empty section out.
             raise Http404(f"The sitemap section {section!r} lists nothing now.")
-        response.render()
-        held = (response.content, response.headers.get("Last-Modified"))
+        newest = max((u["lastmod"] for u in urls if u["lastmod"]), default=None)
+        held = (_urlset(urls), http_date(newest.timestamp()) if newest else None)
         cache.set(key, held, CACHE_SECONDS)
     return _xml(held[0], last_modified=held[1], public=sitemap.public_cache)
+
+
+def _urlset(urls: list[dict[str, Any]]) -> bytes:
+    """... written out directly: the framework's template took 0.7 of a 2,000-URL page's 1.6 s
+    on a busy machine, this a few milliseconds. Only <loc> and <lastmod> (to the second, in
+    W3C form): no section sets a priority or a change frequency, which crawlers ignore."""
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>', f'<urlset xmlns="{SITEMAP_NS}">']
+    for url in urls:
+        lastmod = url["lastmod"]
+        when = f"<lastmod>{lastmod.isoformat(timespec='seconds')}</lastmod>" if lastmod else ""
+        lines.append(f"<url><loc>{escape(url['location'])}</loc>{when}</url>")
+    lines.append("</urlset>\n")
+    return "\n".join(lines).encode()
 
 
 @require_safe

@@ -315,13 +315,13 @@ def saved_back_offsets(*, user: Any) -> tuple[float, float] | None:
     return (float(found[0]), float(found[1])) if found else None
 
 
-def decks_for_sitemap() -> QuerySet[Deck]:
-    """The decks a sitemap lists: the public ones that are not deleted, exactly those the
-    public list shows (never a private or unlisted one), with only what a URL and its date
-    need, in a total order."""
-    return decks_listed().select_related(None).only("share_key", "updated_at").order_by("id")
+def decks_for_sitemap() -> QuerySet[Deck, tuple[str, datetime]]:
+    """(share key, last change) of the decks a sitemap lists: the public ones that are not
+    deleted, exactly those the public list shows (never a private or unlisted one), in a total
+    order; tuples, as thousands are read at once."""
+    return decks_listed().select_related(None).order_by("id").values_list("share_key", "updated_at")
 
 
 def public_decks_last_changed() -> datetime | None:
     """When a deck the sitemap lists last changed: one query."""
-    return decks_for_sitemap().aggregate(newest=Max("updated_at"))["newest"]
+    return decks_listed().aggregate(newest=Max("updated_at"))["newest"]

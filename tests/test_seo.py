@@ -72,7 +72,7 @@ def test_a_card_has_its_last_change_as_lastmod_and_the_index_the_newest(client):
     card = Card.objects.order_by("id").first()
     document = etree.fromstring(client.get("/sitemap-cards.xml").content)
     url = document.find(f".//s:url[s:loc='{SITE}{card.get_absolute_url()}']", NS)
-    assert url.find("s:lastmod", NS).text == card.updated_at.date().isoformat()
+    assert url.find("s:lastmod", NS).text == card.updated_at.isoformat(timespec="seconds")
     index = etree.fromstring(client.get("/sitemap.xml").content)
     newest = max(Card.objects.values_list("updated_at", flat=True))
     entry = index.find(f".//s:sitemap[s:loc='{SITE}/sitemap-cards.xml']", NS)

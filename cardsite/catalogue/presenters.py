@@ -6,6 +6,8 @@ is named where the rulebook gives none), and an unofficial sample says so first.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.urls import reverse
 
 from cardsite.catalogue.faces import LANDSCAPE, PORTRAIT
@@ -42,6 +44,17 @@ def card_meta(card: Card) -> PageMeta:
         image_width=width,
         image_height=height,
         image_alt=f"Card face of {card.name}",
+    )
+
+
+def home_meta(games: Iterable[Game]) -> PageMeta:
+    names = ", ".join(game.name for game in games)
+    return PageMeta(
+        description=trimmed(
+            f"Every card of {names}: rules text and stats from each rulebook, searchable, with "
+            "public decklists, printable proxies and playtesting."
+        ),
+        canonical=absolute(reverse("catalogue:home")),
     )
 
 

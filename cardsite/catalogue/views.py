@@ -36,7 +36,12 @@ PAGE_CACHE_SECONDS = 60 * 60
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "catalogue/home.html", {"games": selectors.game_list()})
+    games = list(selectors.game_list())
+    return render(
+        request,
+        "catalogue/home.html",
+        {"games": games, "meta": presenters.home_meta(games)},
+    )
 
 
 def game_detail(request: HttpRequest, slug: str) -> HttpResponse:

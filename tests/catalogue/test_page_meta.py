@@ -167,3 +167,7 @@ def test_every_page_has_a_meta_description(client, url, status):
 def test_the_home_page_description_names_every_game(client):
     description = meta(head(client, "/"), "description")
     assert all(game.name in description for game in Game.objects.all())
+
+
+def test_the_home_page_names_the_site_root_as_canonical(client):
+    assert canonical(head(client, "/?utm_source=newsletter")) == SITE + "/"

@@ -85,7 +85,7 @@ def test_a_deck_has_its_last_change_as_lastmod(client, owner):
     deck = make(owner, "Dated")
     document = etree.fromstring(client.get("/sitemap-decks.xml").content)
     lastmod = document.find(f".//s:url[s:loc='{url(deck)}']/s:lastmod", NS).text
-    assert lastmod == Deck.objects.get(pk=deck.pk).updated_at.date().isoformat()
+    assert lastmod == Deck.objects.get(pk=deck.pk).updated_at.isoformat(timespec="seconds")
 
 
 def test_the_index_lists_the_deck_section_only_while_a_public_deck_exists(client, owner):
