@@ -15,7 +15,7 @@ from cardsite.catalogue.models import Card, CardSet, Game
 from cardsite.seo import DESCRIPTION_CHARS, PageMeta, absolute, trimmed
 
 SAMPLE_CARD = "Unofficial sample card (made up, not from a rulebook)."
-SAMPLE_SET = "Unofficial sample set: every name and number in it is made up."
+SAMPLE_SET = "An unofficial sample set: every name and number in it is made up."
 
 
 def type_line(card: Card) -> str:
@@ -33,7 +33,7 @@ def card_meta(card: Card) -> PageMeta:
         parts.append(f"{line}.")
     if card.rules_text.strip():
         parts.append(card.rules_text)
-    if not line and not card.rules_text.strip():
+    else:
         parts.append(f"A {card.game.name} card, {card.card_set.name} #{card.number}.")
     width, height = LANDSCAPE if card.is_landscape else PORTRAIT
     return PageMeta(
@@ -78,13 +78,15 @@ def game_meta(game: Game, card_count: int) -> PageMeta:
 
 
 def set_meta(card_set: CardSet, card_count: int, page: int) -> PageMeta:
-    sample = f"{SAMPLE_SET} " if not card_set.is_official else ""
+    # Kept whole, at the end, however long the set's name.
+    note = f" {SAMPLE_SET}" if not card_set.is_official else ""
+    text = (
+        f"{card_set.name} ({card_set.code}), a {card_set.game.name} set of {card_count} cards: "
+        "every card's type, stats and rules text."
+    )
     path = reverse("catalogue:set", args=[card_set.game.slug, card_set.code])
     return PageMeta(
-        description=trimmed(
-            f"{sample}{card_set.name} ({card_set.code}), a {card_set.game.name} set of "
-            f"{card_count} cards: every card's type, stats and rules text."
-        ),
+        description=trimmed(text, DESCRIPTION_CHARS - len(note)) + note,
         # Each page of a long set is its own page (the grid or list view is not): the view
         # and any other parameter are left out, the page number kept past the first.
         canonical=absolute(path if page <= 1 else f"{path}?page={page}"),

@@ -96,6 +96,17 @@ def test_a_card_without_a_stated_type_or_text_is_described_without_inventing_eit
     assert description == f"A {card.game.name} card, {card.card_set.name} #{card.number}."
 
 
+def test_a_card_without_rules_text_is_described_by_its_type_game_and_set(client):
+    card = official_card()
+    card.rules_text = ""
+    card.save()
+    description = meta(head(client, card.get_absolute_url()), "description")
+    expected = (
+        f"{card.card_type.name}. A {card.game.name} card, {card.card_set.name} #{card.number}."
+    )
+    assert description == expected
+
+
 def test_a_long_rules_text_is_cut_at_a_word_to_a_sensible_length(client):
     card = official_card()
     card.rules_text = "Draw a card and then " * 40
@@ -141,7 +152,11 @@ def test_a_set_page_names_its_canonical_url_keeping_only_a_page_past_the_first(c
 def test_a_sample_sets_description_says_it_is_made_up(client):
     card_set = CardSet.objects.select_related("game").get(code="ORI-SMP")
     path = reverse("catalogue:set", args=[card_set.game.slug, card_set.code])
-    assert meta(head(client, path), "description").startswith("Unofficial sample set")
+    description = meta(head(client, path), "description")
+    assert description.endswith(
+        " An unofficial sample set: every name and number in it is made up."
+    )
+    assert len(description) <= DESCRIPTION_CHARS
     official = CardSet.objects.select_related("game").get(code="ORI-RB")
     path = reverse("catalogue:set", args=[official.game.slug, official.code])
     assert "sample" not in meta(head(client, path), "description")
