@@ -3,11 +3,14 @@ from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path, re_path
 
+from cardsite import seo
 from cardsite.api.errors import json_or_html_404
 from cardsite.catalogue.art_views import ART_FOLDER, card_art
+from cardsite.catalogue.sitemaps import CardSitemap, GameSitemap, SetSitemap
 from cardsite.lockout import LockoutAttemptAdmin
 from cardsite.media import media_file
 from cardsite.theme import set_theme
+from decks.sitemaps import PublicDeckSitemap
 from decks.views import password_reset
 
 admin.site.site_header = "cardsite curation"
@@ -16,7 +19,24 @@ admin.site.site_title = "cardsite admin"
 admin.site.unregister(AccessAttempt)
 admin.site.register(AccessAttempt, LockoutAttemptAdmin)
 
+# The sitemap's sections, in the order its index lists them (README: Search engines).
+SITEMAPS = {
+    "pages": seo.PageSitemap(["catalogue:home", "decks:public", "catalogue:syntax"]),
+    "games": GameSitemap(),
+    "sets": SetSitemap(),
+    "cards": CardSitemap(),
+    "decks": PublicDeckSitemap(),
+}
+
 urlpatterns = [
+    path("robots.txt", seo.robots_txt, name="robots"),
+    path("sitemap.xml", seo.sitemap_index, {"sitemaps": SITEMAPS}, name="sitemap"),
+    path(
+        "sitemap-<slug:section>.xml",
+        seo.sitemap_section,
+        {"sitemaps": SITEMAPS},
+        name="sitemap-section",
+    ),
     path("admin/", admin.site.urls),
     path("api/v1/", include(("cardsite.api.urls", "api"), namespace="v1")),
     # Anything else under /api/ (another version, an unknown endpoint, a path holding a line

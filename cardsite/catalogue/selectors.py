@@ -12,7 +12,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, Max, Prefetch, Q, QuerySet
 
 from cardsite.catalogue.documents import FORMAT, VERSION
 from cardsite.catalogue.models import (
@@ -396,3 +396,25 @@ def catalogue_document(*, game: Game) -> dict[str, Any]:
         ],
         "cards": [card_record(card) for card in card_list(game=game.slug)],
     }
+
+
+# The sitemap's reads (cardsite/catalogue/sitemaps.py): only the columns a URL and its date need,
+# in a total order, so that its pages never overlap or skip a row.
+
+
+def sitemap_games() -> QuerySet[Game]:
+    return Game.objects.only("slug").order_by("slug")
+
+
+def sitemap_sets() -> QuerySet[CardSet]:
+    return CardSet.objects.select_related("game").only("code", "game__slug").order_by("id")
+
+
+def sitemap_cards() -> QuerySet[Card, tuple[str, str, datetime.datetime]]:
+    """(short id, slug, last change) of every card: tuples, as thousands are read at once."""
+    return Card.objects.order_by("id").values_list("short_id", "slug", "updated_at")
+
+
+def cards_last_changed() -> datetime.datetime | None:
+    """When any card last changed: one query."""
+    return Card.objects.aggregate(newest=Max("updated_at"))["newest"]

@@ -23,7 +23,7 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.cache import cache_control
 
-from cardsite.catalogue import card_parts, selectors
+from cardsite.catalogue import card_parts, presenters, selectors
 from cardsite.catalogue.search import examples, names
 from cardsite.catalogue.search.query import QuerySyntaxError
 from cardsite.catalogue.versioning import catalogue_version, with_catalogue_version
@@ -36,7 +36,12 @@ PAGE_CACHE_SECONDS = 60 * 60
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "catalogue/home.html", {"games": selectors.game_list()})
+    games = list(selectors.game_list())
+    return render(
+        request,
+        "catalogue/home.html",
+        {"games": games, "meta": presenters.home_meta(games)},
+    )
 
 
 def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
@@ -45,7 +50,15 @@ def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
         raise Http404(f"No game {slug!r}.")
     rulebook = selectors.rulebook_path(game_slug=game.slug)
     rulebook_url = reverse("catalogue:rulebook", args=[game.slug]) if rulebook else None
-    return render(request, "catalogue/game.html", {"game": game, "rulebook_url": rulebook_url})
+    return render(
+        request,
+        "catalogue/game.html",
+        {
+            "game": game,
+            "rulebook_url": rulebook_url,
+            "meta": presenters.game_meta(game, game.card_count),
+        },
+    )
 
 
 @cache_control(public=True, max_age=86400)
@@ -172,14 +185,16 @@ def set_detail(request: HttpRequest, game: str, code: str) -> HttpResponse:
         raise Http404(f"No set {code!r} in {game!r}.")
     view = _view_mode(request)
     cards = selectors.card_list(game=game, set_code=card_set.code).values_list("id", flat=True)
+    page = _paged(request, cards, view)
     return render(
         request,
         "catalogue/set.html",
         {
             "set": card_set,
             "game": card_set.game,
-            "page": _paged(request, cards, view),
+            "page": page,
             "view": view,
+            "meta": presenters.set_meta(card_set, page.paginator.count, page.number),
         },
     )
 
@@ -203,7 +218,8 @@ def card_detail(request: HttpRequest, short_id: str, slug: str | None = None) ->
     # The page's body is the same for everyone, so it is rendered once per catalogue version
     # (any catalogue write starts a new one) and kept in the shared cache with that version,
     # which is read beside it: a warm page costs one cache round trip.
-    key = f"card-page:{short_id}"
+    # "v2": entries cached before pages carried their meta are not read.
+    key = f"card-page:v2:{short_id}"
     part_keys = [k for part in card_parts.PARTS for k in part.keys(short_id)]
     version, held = with_catalogue_version(key, *part_keys)
     page = held.get(key)
@@ -226,6 +242,7 @@ def card_detail(request: HttpRequest, short_id: str, slug: str | None = None) ->
             "slug": card.slug,
             "url": card.get_absolute_url(),
             "title": f"{card.name} · {card.game.name}",
+            "meta": presenters.card_meta(card),
             "body": body,
         }
         cache.set(key, page, PAGE_CACHE_SECONDS)
@@ -236,7 +253,12 @@ def card_detail(request: HttpRequest, short_id: str, slug: str | None = None) ->
         request,
         "catalogue/card.html",
         # Safe: the body and parts are our own templates' output, escaped when rendered.
-        {"title": page["title"], "body": mark_safe(page["body"]), "parts": mark_safe(parts)},
+        {
+            "title": page["title"],
+            "meta": page["meta"],
+            "body": mark_safe(page["body"]),
+            "parts": mark_safe(parts),
+        },
     )
 
 

@@ -54,6 +54,8 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    # Its sitemap templates and Sitemap class (cardsite/seo.py).
+    "django.contrib.sitemaps",
     # Trigram lookups and search types; inert on SQLite.
     "django.contrib.postgres",
     "rest_framework",

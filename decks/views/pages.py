@@ -6,11 +6,11 @@ from collections import defaultdict
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 
 from cardsite.api.errors import as_form_error
 from cardsite.limits import client_key, throttle_page
 from decks.jobs import proxies_job
+from decks.presenters import deck_meta
 from decks.printing import deck_order, options_for, print_order
 from decks.selectors import planned_cards
 from decks.services import ResolvedEntry, check, deck_charts, intake_deck, legality, resolve
@@ -37,6 +37,8 @@ def deck_detail(request: HttpRequest, deck_id: str) -> HttpResponse:
     results = legality(resolved)
     result = next((r for r in results if r.format.slug == deck.format), None)
     description = deck_description(deck=deck)
+    summary = description_summary(html_text=description)
+    fmt = deck.game.engine.format(deck.format)
     return render(
         request,
         "decks/deck.html",
@@ -46,11 +48,13 @@ def deck_detail(request: HttpRequest, deck_id: str) -> HttpResponse:
             "result": result or check(resolved, deck.format),
             "share_url": request.build_absolute_uri(deck.get_absolute_url()),
             "description": description,
-            "summary": description_summary(html_text=description),
-            "og_image": request.build_absolute_uri(
-                reverse("decks:og-image", args=[deck.share_key]) + f"?v={deck.version}"
+            "meta": deck_meta(
+                deck=deck,
+                resolved=resolved,
+                format_name=fmt.name if fmt else deck.format,
+                summary=summary,
             ),
-            "format": deck.game.engine.format(deck.format),
+            "format": fmt,
             "legality": [(r.format, r.legal) for r in results],
             "charts": deck_charts(resolved),
             **tabs_context(request, deck),

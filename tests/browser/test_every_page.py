@@ -65,6 +65,8 @@ class SitePage:
     # Third-party markup axe should not judge, as CSS selectors; kept as narrow as it can be.
     axe_exclude: tuple[str, ...] = ()
     axe_rules_off: tuple[str, ...] = ()
+    # Has base.html's meta description: every page but one a library draws whole.
+    described: bool = True
 
 
 PAGES = [
@@ -105,7 +107,12 @@ PAGES = [
     # Swagger UI draws the whole page from its own scripts and markup, and its <html> has no
     # lang (drf-spectacular's template); our part of the page is the schema it reads.
     SitePage(
-        "api-docs", who="visitor", axe_exclude=("#swagger-ui",), axe_rules_off=("html-has-lang",)
+        "api-docs",
+        who="visitor",
+        axe_exclude=("#swagger-ui",),
+        axe_rules_off=("html-has-lang",),
+        # Its whole page is drf-spectacular's; robots.txt keeps crawlers out of /api/.
+        described=False,
     ),
     SitePage("not-found", status=404),
 ]
@@ -408,6 +415,10 @@ def test_every_page_fits_390_px_and_axe_finds_no_violation_in_either_theme(
     once = state == SIGNED_OUT or site_page.who == "member"
     themes = ("light", "dark") if once else ("light",)
     problems = overflow_at_390(page) + axe_violations(page, site_page, themes)
+    # Every page describes itself to search engines (base.html's description block).
+    described = page.locator('meta[name="description"]')
+    if site_page.described and not (described.get_attribute("content") or "").strip():
+        problems.append("no meta description")
     if once:
         settle_images(page)
         shoot(site_page.name)

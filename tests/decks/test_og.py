@@ -6,9 +6,11 @@ import io
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from lxml import html as lxml_html
 from PIL import Image
 
 from cardsite.catalogue.models import Card, Game
+from cardsite.seo import DESCRIPTION_CHARS
 from decks.images import deck_images_folder
 from decks.og import KEY_CARDS, OG_SIZE, key_cards
 from decks.services import (
@@ -119,3 +121,57 @@ def test_the_deck_page_carries_link_preview_tags_with_absolute_urls(client, owne
     assert '<meta property="og:description" content="A Conquest of Orion deck' in page
     assert '<meta name="twitter:card" content="summary_large_image">' in page
     assert '<meta property="og:image:width" content="1200">' in page
+
+
+def head_of(page):
+    return lxml_html.fromstring(page).find("head")
+
+
+def meta_of(head, name):
+    found = head.xpath(f"meta[@name='{name}' or @property='{name}']/@content")
+    assert len(found) <= 1, f"{name} twice"
+    return found[0] if found else None
+
+
+def test_the_deck_page_names_its_canonical_url_on_the_site_address_whatever_the_host(
+    owner, settings
+):
+    settings.SITE_URL = "https://cards.example.org"
+    deck = make_deck(owner, humans(3))
+    page = Client().get(deck.get_absolute_url() + "?utm_source=x", HTTP_HOST="localhost")
+    head = head_of(page.content)
+    expected = "https://cards.example.org" + deck.get_absolute_url()
+    assert head.xpath("link[@rel='canonical']/@href") == [expected]
+    assert meta_of(head, "og:url") == expected
+    assert meta_of(head, "og:image").startswith("https://cards.example.org/decks/")
+    assert meta_of(head, "robots") is None
+
+
+def test_a_deck_of_sample_cards_says_so_in_its_description_kept_whole(client, owner):
+    deck = make_deck(owner, humans(3))
+    deck_update(deck=deck, expected_version=None, changes={"description": "Long words " * 60})
+    head = head_of(client.get(deck.get_absolute_url()).content)
+    description = meta_of(head, "description")
+    assert description == meta_of(head, "og:description")
+    assert description.endswith("… Includes unofficial sample cards.")
+    assert len(description) <= DESCRIPTION_CHARS
+
+
+def test_an_unlisted_deck_asks_not_to_be_indexed(client, owner):
+    deck = make_deck(owner, humans(2), visibility="unlisted")
+    head = head_of(client.get(deck.get_absolute_url()).content)
+    assert meta_of(head, "robots") == "noindex"
+
+
+def test_a_private_decks_page_says_nothing_of_it_to_anyone_else(owner):
+    deck = make_deck(owner, humans(2), visibility="private")
+    response = Client().get(deck.get_absolute_url())
+    assert response.status_code == 404
+    page = response.content.decode()
+    # (Its path is on the page, as the visitor typed it: the theme switch returns there.)
+    assert deck.name not in page
+    assert "og:" not in page
+    mine = Client()
+    mine.force_login(owner)
+    head = head_of(mine.get(deck.get_absolute_url()).content)
+    assert meta_of(head, "robots") == "noindex"

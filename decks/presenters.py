@@ -1,0 +1,38 @@
+"""How a deck's page presents itself to search engines and link previews (base.html's <head>):
+its description, canonical URL, and Open Graph title and image (decks/og.py draws it).
+
+Shown only to whoever may read the deck (the view has checked), and a deck that is not public
+asks not to be indexed: an unlisted deck's link is for those it was given to."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+
+from cardsite.seo import DESCRIPTION_CHARS, PageMeta, absolute, trimmed
+from decks.models import Deck
+from decks.og import OG_SIZE
+from decks.services import ResolvedDeck
+
+SAMPLE_CARDS = " Includes unofficial sample cards."
+
+
+def deck_meta(*, deck: Deck, resolved: ResolvedDeck, format_name: str, summary: str) -> PageMeta:
+    """`summary`: the deck's own description as one line of text, or ""."""
+    game = deck.game.name
+    text = summary or (
+        f"A {game} deck ({format_name}) by {deck.owner.get_username()}: "
+        f"{resolved.counts['total']} cards."
+    )
+    # Kept whole however long the deck's description is.
+    note = SAMPLE_CARDS if any(not e.card.official for e in resolved.entries) else ""
+    og_image = reverse("decks:og-image", args=[deck.share_key]) + f"?v={deck.version}"
+    return PageMeta(
+        description=trimmed(text, DESCRIPTION_CHARS - len(note)) + note,
+        canonical=absolute(deck.get_absolute_url()),
+        title=f"{deck.name} · {game}",
+        image=absolute(og_image),
+        image_width=OG_SIZE[0],
+        image_height=OG_SIZE[1],
+        image_alt=f"Key cards of the deck {deck.name}, a {game} deck",
+        noindex=deck.visibility != Deck.Visibility.PUBLIC,
+    )
