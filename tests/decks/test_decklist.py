@@ -60,10 +60,12 @@ def test_comments_and_blank_lines_are_ignored():
     assert problems == [] and len(lines) == 1 and lines[0].line == 4
 
 
-def test_an_unknown_section_names_its_line_and_the_games_zones():
-    _, [problem] = parse_text("1 A\nSideboard:\n1 B\n", FATE)
+def test_an_unknown_section_names_its_line_the_games_zones_and_the_lines_left_out():
+    lines, [problem] = parse_text("1 A\nTokens:\n1 B\n1 C\nSigils:\n1 D\n", FATE)
     assert problem.line == 2
-    assert "unknown section 'Sideboard'" in problem.message and "Nest, Sigils" in problem.message
+    assert "unknown section 'Tokens' (left out of the deck: lines 3, 4)" in problem.message
+    assert "Nest, Sigils" in problem.message
+    assert [(ln.name, ln.zone) for ln in lines] == [("A", None), ("D", "sigils")]
 
 
 def test_an_impossible_quantity_names_its_line():

@@ -51,7 +51,9 @@ def read_text(text: str, engine: GameEngine) -> tuple[list[ImportLine], list[Pro
     lines, unreadable = parse_text(
         text, engine, most=MAX_QUANTITY, max_lines=MAX_IMPORT_LINES, what="An import"
     )
-    problems = [Problem(p.line, "", p.message) for p in unreadable]
+    # A collection has no sideboard: a list's planned cards are copies held like the rest,
+    # so the notice that a deck would keep them apart is not the collection's.
+    problems = [Problem(p.line, "", p.message) for p in unreadable if not p.notice]
     return [ImportLine(x.line, x.quantity, x.name, x.set_code, x.number) for x in lines], problems
 
 
