@@ -165,9 +165,14 @@ def _classify(number: int, raw: str, engine: GameEngine) -> _Read | None:
             return None
         return _Read(number, "header", found[1], found[0])
     line = _BULLET.sub("", line)
+    if line.startswith(("#", "//")):
+        return None
     sb = _SB.match(line)
     if sb is not None:
         rest = sb["rest"].strip()
+        if not rest or rest.startswith(("#", "//")):
+            # `SB:` alone heads a sideboard, as `Sideboard:` does.
+            return _Read(number, "header", "SB", PLANNED)
         return _Read(number, "card", rest, planned=True, counted=rest[:1].isdigit())
     if not line[0].isdigit():
         found = _header(line, engine)
@@ -278,11 +283,8 @@ def _unknown_section(
 def _card(read: _Read, most: int, zone: str | None, planned: bool) -> ListLine | ListProblem:
     """A card line read, or the problem with it."""
     line = read.text
-    if not line:
-        return ListProblem(read.number, "'SB:' with no card after it")
+    # Never empty: the note needs white space before it, and the line was stripped.
     uncommented = _COMMENT.sub("", line)
-    if not uncommented:
-        return ListProblem(read.number, f"cannot read '{line[:60]}'")
     found = _line(read.number, uncommented, most, zone, planned)
     if isinstance(found, ListLine) and uncommented != line:
         literal = _line(read.number, line, most, zone, planned)
