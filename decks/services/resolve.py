@@ -112,7 +112,8 @@ class ResolvedDeck:
         """The deck, when every card in it is known, to save, print or play; else
         DeckContentError with the problems in the way."""
         if self.unsavable:
-            raise DeckContentError(self.unsavable)
+            # By line: an unreadable line and an unknown card are read in separate passes.
+            raise DeckContentError(tuple(sorted(self.unsavable, key=Problem.sort_key)))
         return self
 
 
