@@ -60,11 +60,15 @@ _BULLET = re.compile(r"^[-*•]\s+")
 _SB = re.compile(r"^SB:\s*(?P<rest>.*)$", re.IGNORECASE)
 # A header, with its count as other tools write one: `Deck (30):`, `Sideboard (15)`, `Main: 30`.
 _HEADER = re.compile(r"^(?P<title>\D.*?)\s*(?:\(\d+\))?\s*(?:(?P<colon>:)\s*(?P<count>\d+)?)?$")
+_SPACES = re.compile(r"\s+")
 # `// Sideboard (15 cards)`, as Cockatrice-style comments count a section.
 _CARDS_COUNT = re.compile(r"\s*\(\s*(\d+)\s*cards?\s*\)$", re.IGNORECASE)
 MAX_QUANTITY = 99
 # A decklist's lines, counted as parse_text splits them (every line break splitlines knows).
 MAX_LINES = 1_000
+# A line's characters (its white space runs counted as one): a card's name has at most 120, so
+# a longer line is a problem on its line, read no further.
+MAX_LINE_CHARS = 500
 # A deck code is at most this long, and inflates to at most this many bytes: a few hundred
 # entries take a few kilobytes, so anything near these is not a deck (a zlib bomb inflates
 # a small paste into hundreds of megabytes).
@@ -126,7 +130,7 @@ class _Read:
     """One line as first read: a card, a header, a comment or a blank."""
 
     number: int
-    kind: str  # "card", "header", "blank"
+    kind: str  # "card", "header", "blank", "long" (past MAX_LINE_CHARS; text is its length)
     text: str = ""
     zone: str | None = None
     planned: bool = False
@@ -152,9 +156,14 @@ def _header(line: str, engine: GameEngine) -> tuple[str | None, str] | None:
 def _classify(number: int, raw: str, engine: GameEngine) -> _Read | None:
     # A byte-order mark starts a file saved by Windows tools, and stays at a line's start when
     # files are joined or line ends converted; it is never part of a card's name.
-    line = raw.replace("\ufeff", "").strip()
+    # White space runs are one space: the patterns below then never rescan a run (a line of
+    # 100,000 spaces between two words took main's pattern 40 seconds), and `3  Name` is
+    # `3 Name`.
+    line = _SPACES.sub(" ", raw.replace("\ufeff", "")).strip()
     if not line:
         return _Read(number, "blank")
+    if len(line) > MAX_LINE_CHARS:
+        return _Read(number, "long", str(len(line)))
     if line.startswith("#"):
         return None
     if line.startswith("//"):
@@ -192,7 +201,7 @@ def _blank_line_sideboard(reads: list[_Read]) -> int | None:
     blocks: list[list[_Read]] = []
     gap = True
     for read in reads:
-        if read.kind == "header" or read.planned:
+        if read.kind in ("header", "long") or read.planned:
             return None
         if read.kind == "blank":
             gap = True
@@ -248,6 +257,15 @@ def parse_text(
             close_unknown()
             unknown = None if read.zone is not None else (read.number, read.text)
             zone = read.zone if read.zone is not None else _UNKNOWN
+            continue
+        if read.kind == "long":
+            problems.append(
+                ListProblem(
+                    read.number,
+                    f"a line has at most {MAX_LINE_CHARS} characters; "
+                    f"this one has {int(read.text):,}",
+                )
+            )
             continue
         if read.kind != "card":
             continue

@@ -361,3 +361,16 @@ def test_the_parse_is_linear_a_thousand_lines_of_every_convention_read_at_once()
     assert problems == [] and len(lines) == 600
     with pytest.raises(InputError, match="at most 1,000 lines"):
         parse_text(text + "1 Osiris\n", ORION)
+
+
+def test_a_line_past_its_character_limit_is_a_problem_on_its_line_read_no_further():
+    lines, [problem] = read("4 Osiris\n1 " + "Long Name " * 60 + "\n2 Iamur\n")
+    assert str(problem) == "line 2: a line has at most 500 characters; this one has 601"
+    assert [name for _, name, *_ in lines] == ["Osiris", "Iamur"]
+
+
+def test_white_space_runs_are_one_space_so_a_huge_gap_is_read_at_once():
+    # main's pattern rescanned such a run from every position: 40 s for this one line.
+    assert read("3" + " " * 99_990 + "Osiris\t\t(ORI-SMP)   7\n")[0] == [(3, "Osiris", None, False)]
+    [line], _ = parse_text("3  Colonial \u00a0Marine\n", ORION)
+    assert line.name == "Colonial Marine"
