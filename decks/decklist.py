@@ -78,6 +78,8 @@ MAX_CODE_ENTRIES = 500
 # Where the lines of a planned section go (parse_text's own marker, never an engine's zone).
 PLANNED = "planned"
 _UNKNOWN = "?"
+# MTG Arena's export opens with `About` and the deck's `Name ...`: not cards.
+_ABOUT = "about"
 
 
 @dataclass(frozen=True)
@@ -183,6 +185,8 @@ def _classify(number: int, raw: str, engine: GameEngine) -> _Read | None:
             # `SB:` alone heads a sideboard, as `Sideboard:` does.
             return _Read(number, "header", "SB", PLANNED)
         return _Read(number, "card", rest, planned=True, counted=rest[:1].isdigit())
+    if line.casefold() == _ABOUT:
+        return _Read(number, "header", "About", _ABOUT)
     if not line[0].isdigit():
         found = _header(line, engine)
         if found is not None:
@@ -268,6 +272,12 @@ def parse_text(
             )
             continue
         if read.kind != "card":
+            continue
+        if zone == _ABOUT:
+            if not read.text.startswith("Name "):
+                problems.append(
+                    ListProblem(read.number, "only the deck's `Name ...` is read under About")
+                )
             continue
         if zone == _UNKNOWN and not read.planned:
             left_out.append(read.number)

@@ -334,6 +334,7 @@ def test_no_card_in_the_fixtures_is_named_like_a_section_or_has_a_set_code_of_di
     root = Path(__file__).resolve().parents[2] / "fixtures"
     for slug, name in fixture_names():
         assert zone_for_header(get_engine(slug), name, exact=True) is None, name
+        assert name.casefold() != "about", name
     for path in root.glob("*/*.json"):
         for card_set in json.loads(path.read_text(encoding="utf-8")).get("sets", []):
             assert not card_set["code"].isdigit(), card_set
@@ -374,3 +375,10 @@ def test_white_space_runs_are_one_space_so_a_huge_gap_is_read_at_once():
     assert read("3" + " " * 99_990 + "Osiris\t\t(ORI-SMP)   7\n")[0] == [(3, "Osiris", None, False)]
     [line], _ = parse_text("3  Colonial \u00a0Marine\n", ORION)
     assert line.name == "Colonial Marine"
+
+
+def test_an_mtg_arena_exports_about_block_names_the_deck_and_holds_no_card():
+    text = "About\nName Alien swarm\n\nDeck\n4 Osiris\n\nSideboard\n2 Iamur\n"
+    assert read(text) == ([(4, "Osiris", "main", False), (2, "Iamur", None, True)], [])
+    _, [problem] = read("About\nName Alien swarm\n3 Osiris\nDeck\n4 Osiris\n")
+    assert str(problem) == "line 3: only the deck's `Name ...` is read under About"
