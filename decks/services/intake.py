@@ -16,6 +16,7 @@ from decks.decklist import (
     MAX_LINES,
     MAX_QUANTITY,
     DeckCodeError,
+    ListLine,
     decode_code,
     parse_text,
 )
@@ -42,6 +43,9 @@ class RequestedCard:
     line: int | None = None
     # A saved entry's card, by primary key: it was resolved when it was saved.
     pk: int | None = None
+    # The line read with its trailing `// ...` or `# ...` kept in the name: the card asked
+    # for, if a card is named so ("Dead // Gone"); else this request, the comment dropped.
+    literal: RequestedCard | None = None
 
     @property
     def label(self) -> str:
@@ -52,8 +56,10 @@ class RequestedCard:
 @dataclass(frozen=True)
 class Intake:
     cards: tuple[RequestedCard, ...] = ()
-    # Lines of a decklist that could not be read at all.
+    # Lines of a decklist that could not be read at all, and notices on how one was read.
     problems: tuple[Problem, ...] = ()
+    # A decklist's sideboard or maybe-board: the deck's planned cards, never counted into it.
+    planned: tuple[RequestedCard, ...] = ()
     # What a deck code carries besides its cards.
     format: str | None = None
     faction: str | None = None
@@ -62,9 +68,10 @@ class Intake:
 def bounded(intake: Intake, engine: GameEngine, field: str, most: int | None = None) -> Intake:
     """The intake, if it is within the deck limits; else InputError naming the limit. `most`
     replaces the game's deck total for a list that is not a deck (a sheet of proxies)."""
-    if len(intake.cards) > MAX_ENTRIES:
+    entries = len(intake.cards) + len(intake.planned)
+    if entries > MAX_ENTRIES:
         raise InputError(
-            field, f"A deck has at most {MAX_ENTRIES} entries; this one has {len(intake.cards):,}."
+            field, f"A deck has at most {MAX_ENTRIES} entries; this one has {entries:,}."
         )
     total = sum(c.quantity for c in intake.cards)
     if most is None and total > engine.max_deck_cards:
@@ -102,16 +109,32 @@ def _listed(cards: Iterable[Mapping[str, Any]]) -> Intake:
 def intake_text(text: str, engine: GameEngine, most: int | None = None) -> Intake:
     lines, unreadable = parse_text(text, engine, max_lines=MAX_LINES)
     intake = Intake(
+        tuple(_requested(x) for x in lines if not x.planned),
         tuple(
-            RequestedCard(x.quantity, x.name, None, x.zone, x.set_code, x.number, x.line)
-            for x in lines
-        ),
-        tuple(
-            Problem("unreadable_line", Severity.ERROR, f"Line {p.line}: {p.message}", line=p.line)
+            Problem(
+                "read_as_sideboard" if p.notice else "unreadable_line",
+                Severity.WARNING if p.notice else Severity.ERROR,
+                f"Line {p.line}: {p.message}",
+                line=p.line,
+            )
             for p in unreadable
         ),
+        planned=tuple(_requested(x) for x in lines if x.planned),
     )
     return bounded(intake, engine, "text", most)
+
+
+def _requested(x: ListLine) -> RequestedCard:
+    return RequestedCard(
+        x.quantity,
+        x.name,
+        None,
+        x.zone,
+        x.set_code,
+        x.number,
+        x.line,
+        literal=_requested(x.literal) if x.literal is not None else None,
+    )
 
 
 def intake_code(code: str, engine: GameEngine) -> Intake:

@@ -62,6 +62,14 @@ class ResolvedEntry:
 
 
 @dataclass(frozen=True)
+class PlannedEntry:
+    """A planned card (a pasted list's sideboard or maybe-board): never part of the deck."""
+
+    card: SnapCard
+    quantity: int
+
+
+@dataclass(frozen=True)
 class ResolvedDeck:
     snapshot: GameSnapshot
     entries: tuple[ResolvedEntry, ...]
@@ -69,6 +77,8 @@ class ResolvedDeck:
     # The faction asked for, or else the one the cards share (None when they share none).
     faction: FactionRef | None
     faction_given: bool = False
+    # Planned cards, merged by card: outside every count, check and export of the deck.
+    planned: tuple[PlannedEntry, ...] = ()
 
     # Cached: checking every format of a game, the counts, the hand and the odds all read
     # the same plain cards, which need building only once.
@@ -102,7 +112,8 @@ class ResolvedDeck:
         """The deck, when every card in it is known, to save, print or play; else
         DeckContentError with the problems in the way."""
         if self.unsavable:
-            raise DeckContentError(self.unsavable)
+            # By line: an unreadable line and an unknown card are read in separate passes.
+            raise DeckContentError(tuple(sorted(self.unsavable, key=Problem.sort_key)))
         return self
 
 
@@ -120,7 +131,7 @@ def resolve(*, game: str, intake: Intake, faction: str | None = None) -> Resolve
     cards: dict[int, SnapCard] = {}
     misses: list[RequestedCard] = []
     for request in intake.cards:
-        card = _lookup(snap, request)
+        request, card = _found(snap, request)
         if card is None:
             misses.append(request)
             continue
@@ -138,7 +149,15 @@ def resolve(*, game: str, intake: Intake, faction: str | None = None) -> Resolve
             continue
         quantities[(card.pk, zone)] += request.quantity
         cards[card.pk] = card
-    problems += _missed(snap, misses)
+    planned: dict[int, int] = defaultdict(int)
+    for request in intake.planned:
+        request, card = _found(snap, request)
+        if card is None:
+            misses.append(request)
+            continue
+        planned[card.pk] += request.quantity
+        cards[card.pk] = card
+    problems += _missed(snap, sorted(misses, key=lambda r: r.line or 0))
     entries = tuple(ResolvedEntry(cards[pk], q, zone) for (pk, zone), q in quantities.items())
 
     chosen = None
@@ -149,7 +168,24 @@ def resolve(*, game: str, intake: Intake, faction: str | None = None) -> Resolve
     else:
         inferred = infer_faction(e.deck_card() for e in entries)
         chosen = snap.faction_named(inferred) if inferred else None
-    return ResolvedDeck(snap, entries, tuple(problems), chosen, bool(faction))
+    return ResolvedDeck(
+        snap,
+        entries,
+        tuple(problems),
+        chosen,
+        bool(faction),
+        tuple(PlannedEntry(cards[pk], q) for pk, q in planned.items()),
+    )
+
+
+def _found(snap: GameSnapshot, request: RequestedCard) -> tuple[RequestedCard, SnapCard | None]:
+    """The request a card answers, and its card: the line as written (its `// ...` kept in
+    the name) when a card is named so, else the line without its comment."""
+    if request.literal is not None:
+        card = _lookup(snap, request.literal)
+        if card is not None:
+            return request.literal, card
+    return request, _lookup(snap, request)
 
 
 def _lookup(snap: GameSnapshot, request: RequestedCard) -> SnapCard | None:

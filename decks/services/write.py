@@ -90,21 +90,26 @@ def _entry_cards(resolved: ResolvedDeck) -> dict[tuple[str, str], int]:
     return cards
 
 
-def planned(game: Game, maybe: dict[str, int]) -> dict[int, int]:
-    """Planned cards by short id, as {card pk: quantity}: InputError for an unknown card, or
-    past MAX_MAYBE cards or MAX_QUANTITY copies."""
+def planned(game: Game, maybe: dict[str, int], field: str = "maybe") -> dict[int, int]:
+    """Planned cards by short id, as {card pk: quantity}: InputError naming `field` for an
+    unknown card, or past MAX_MAYBE cards or MAX_QUANTITY copies."""
     snap = game_snapshot(game.slug)
     if len(maybe) > MAX_MAYBE:
-        raise InputError("maybe", f"A deck plans at most {MAX_MAYBE} different cards.")
+        raise InputError(field, f"A deck plans at most {MAX_MAYBE} different cards.")
     out: dict[int, int] = {}
     for short_id, quantity in maybe.items():
         card = snap.cards.get(short_id)
         if card is None:
-            raise InputError("maybe", f"{short_id!r} is not a {snap.name} card.")
+            raise InputError(field, f"{short_id!r} is not a {snap.name} card.")
         if not 1 <= quantity <= MAX_QUANTITY:
-            raise InputError("maybe", f"A planned card's quantity is 1 to {MAX_QUANTITY}.")
+            raise InputError(field, f"A planned card's quantity is 1 to {MAX_QUANTITY}.")
         out[card.pk] = quantity
     return out
+
+
+def _listed_plan(resolved: ResolvedDeck) -> dict[str, int]:
+    """A pasted list's sideboard or maybe-board, as {short id: quantity}."""
+    return {e.card.short_id: e.quantity for e in resolved.planned}
 
 
 def _write_maybe(deck: Deck, maybe: dict[int, int]) -> None:
@@ -146,6 +151,8 @@ def deck_create(
         "description": _description(description),
     }
     resolved = resolve(game=game.slug, intake=intake, faction=faction).known()
+    maybe = _listed_plan(resolved)
+    maybe_pks = planned(game, maybe, "text") if maybe else {}
     with transaction.atomic():
         deck = Deck.objects.create(
             owner=owner,
@@ -157,13 +164,16 @@ def deck_create(
             **fields,
         )
         _write_entries(deck, resolved)
+        if maybe_pks:
+            _write_maybe(deck, maybe_pks)
+        cards = {**_entry_cards(resolved), **{(s, MAYBE): q for s, q in maybe.items()}}
         record_version(
             deck=deck,
             number=deck.version,
             author=owner,
             note=note,
             before=None,
-            after=DeckState(_entry_cards(resolved), settings_of(deck)),
+            after=DeckState(cards, settings_of(deck)),
         )
     return deck
 
@@ -199,10 +209,18 @@ def deck_update(
         fields["description"] = _description(changes["description"])
     faction = changes.get("faction", deck.faction.name if deck.faction else None)
     note = note_text(note)
+    if intake is not None and intake.planned and maybe is not None:
+        raise InputError(
+            "maybe", "Give the planned cards in the list's sideboard or in `maybe`, not both."
+        )
     maybe_pks = planned(deck.game, maybe) if maybe is not None else None
     before = deck_state(deck)
     cards = intake if intake is not None else intake_deck(deck)
     resolved = resolve(game=deck.game.slug, intake=cards, faction=faction).known()
+    if resolved.planned:
+        # A pasted list's sideboard replaces the plan; a list without one leaves it as it is.
+        maybe = _listed_plan(resolved)
+        maybe_pks = planned(deck.game, maybe, "text")
     after_settings = {
         **before.settings,
         **{k: v for k, v in fields.items() if k in before.settings},

@@ -74,8 +74,11 @@ def _panel_or_back(
     return redirect(choices.url(deck) + (f"#{anchor}" if ANCHOR.fullmatch(anchor) else ""))
 
 
-def _write(request: HttpRequest, deck: Deck, write: Any, **kwargs: Any) -> HttpResponse:
-    """Run one write service and show the panel, or why the write was refused."""
+def _write(
+    request: HttpRequest, deck: Deck, write: Any, notice: str = "", **kwargs: Any
+) -> HttpResponse:
+    """Run one write service and show the panel (with `notice`, on how a pasted list was
+    read), or why the write was refused."""
     try:
         deck = write(deck=deck, expected_version=version_in(request), author=request.user, **kwargs)
     except DeckConflict as exc:
@@ -89,7 +92,7 @@ def _write(request: HttpRequest, deck: Deck, write: Any, **kwargs: Any) -> HttpR
         return _panel_or_back(request, deck, refused=refused, status=400)
     except InputError as exc:
         return _panel_or_back(request, deck, as_form_error(exc), status=400)
-    return _panel_or_back(request, deck)
+    return _panel_or_back(request, deck, notice)
 
 
 @login_required
@@ -229,7 +232,9 @@ def deck_import(request: HttpRequest, deck_id: str) -> HttpResponse:
         planned = planned_in(request)
     except InputError as exc:
         return _panel_or_back(request, deck, as_form_error(exc), status=400)
-    return _write(request, deck, deck_update, changes={}, intake=intake, maybe=planned)
+    # A sideboard found by a blank line is said so, not left to be found among the plan.
+    notice = " ".join(p.message for p in intake.problems if p.code == "read_as_sideboard")
+    return _write(request, deck, deck_update, notice, changes={}, intake=intake, maybe=planned)
 
 
 @login_required

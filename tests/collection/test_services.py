@@ -213,3 +213,12 @@ def test_an_import_costs_the_same_queries_for_80_printings_as_for_2(alice, bob):
         counts.append(len(queries))
     assert counts[0] == counts[1]
     assert len(held(bob)) == len(every)
+
+
+def test_a_pasted_lists_trailing_note_is_dropped_unless_a_card_is_named_with_it(alice, cards):
+    a, b = cards[0], cards[1]
+    b.name = "Front // Back"
+    b.save()
+    text = f"3 {a.name} // from the league\n2 Front // Back\n1 {a.name} # spare\n"
+    collection_import(owner=alice, game=GAME, text=text)
+    assert held(alice) == {a.id: 4, b.id: 2}

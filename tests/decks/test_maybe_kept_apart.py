@@ -6,7 +6,9 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
+from cardsite.catalogue.models import Game
 from decks.exports import deck_export
+from decks.models import Deck
 from decks.printing import deck_order, order_cards
 from decks.proxies import SheetOptions
 from decks.services import (
@@ -15,9 +17,11 @@ from decks.services import (
     deck_create,
     deck_update,
     intake_deck,
+    intake_text,
     resolve,
 )
-from tests.decks.test_maybe_pages import human, in_deck, legal_limited_deck
+from decks.services.history import deck_state
+from tests.decks.test_maybe_pages import human, in_deck, legal_limited_deck, planned, sample
 
 pytestmark = pytest.mark.django_db
 ORION = "conquest-of-orion"
@@ -85,3 +89,124 @@ def test_proxies_print_the_deck_without_its_planned_cards(client, owner):
     deck.refresh_from_db()
     order = deck_order(deck, SheetOptions())
     assert order_cards(order) == 30 and card.pk not in {pk for pk, _ in order["entries"]}
+
+
+# --- a pasted list's sideboard or maybe-board becomes the plan, never the deck -------------
+
+DECKS = "/api/v1/decks/"
+
+
+def thirty_aliens():
+    cards = list(sample(factions__name="Aliens"))[:24]
+    return cards + list(sample(factions__isnull=True).exclude(card_type__name="Planet"))[:6]
+
+
+def arena_export(cards, sideboard):
+    """A list as MTG Arena exports one: `Deck`, a line per card with its set and number, a
+    blank line, `Sideboard`."""
+    rows = [f"1 {c.name} ({c.card_set.code}) {c.number}" for c in cards]
+    side = [f"{q} {c.name} ({c.card_set.code}) {c.number}" for c, q in sideboard]
+    return "\n".join(["Deck", *rows, "", "Sideboard", *side]) + "\n"
+
+
+def api_for(user):
+    api = APIClient()
+    api.force_authenticate(user)
+    return api
+
+
+def create(user, text):
+    body = {"game": ORION, "format": "limited", "name": "Pasted", "text": text}
+    return api_for(user).post(DECKS, body, format="json")
+
+
+def test_an_arena_lists_sideboard_posted_to_the_api_is_planned_and_never_counted(owner):
+    card = human()
+    response = create(owner, arena_export(thirty_aliens(), [(card, 2)]))
+    assert response.status_code == 201, response.content
+    record = response.json()
+    assert sum(e["quantity"] for e in record["entries"]) == 30 and record["legal"]
+    assert card.short_id not in {e["card"]["id"] for e in record["entries"]}
+    assert [(m["quantity"], m["card"]["id"]) for m in record["maybe"]] == [(2, card.short_id)]
+    deck = Deck.objects.get(share_key=record["id"])
+    assert planned(deck) == {card.short_id: 2}
+    # The first version holds the plan too, so history and revert see it.
+    assert deck_state(deck).maybe_cards() == {card.short_id: 2}
+
+
+def test_an_mtgo_list_checked_by_the_api_counts_only_its_deck_and_says_how_it_was_read():
+    card = human()
+    text = "\n".join(f"1 {c.name}" for c in thirty_aliens()) + f"\n\n3 {card.name}\n"
+    body = {"game": ORION, "format": "limited", "text": text}
+    answer = APIClient().post("/api/v1/decks/validate/", body, format="json").json()
+    assert answer["legal"] and answer["counts"]["total"] == 30
+    [notice] = [p for p in answer["problems"] if p["code"] == "read_as_sideboard"]
+    assert notice["severity"] == "warning" and notice["line"] == 32
+
+
+def test_an_unknown_section_is_refused_by_its_line_and_nothing_is_saved(owner):
+    text = arena_export(thirty_aliens(), []) + "Tokens:\n1 Osiris\n"
+    response = create(owner, text)
+    assert response.status_code == 400
+    [problem] = response.json()["problems"]
+    assert problem["code"] == "unreadable_line" and problem["line"] == 34
+    assert "unknown section 'Tokens' (left out of the deck: line 35)" in problem["message"]
+    assert not Deck.objects.exists()
+
+
+def test_an_unknown_card_in_a_sideboard_is_refused_on_its_line(owner):
+    response = create(owner, arena_export(thirty_aliens(), []) + "SB: 1 Nowhere Card\n")
+    assert response.status_code == 400
+    [problem] = response.json()["problems"]
+    assert problem["code"] == "unknown_card" and problem["line"] == 34
+    assert not Deck.objects.exists()
+
+
+def test_a_planned_card_past_its_quantity_limit_is_a_400_naming_the_text(owner):
+    card = human()
+    text = arena_export(thirty_aliens(), [(card, 60), (card, 60)])
+    response = create(owner, text)
+    assert response.status_code == 400
+    assert response.json()["errors"] == {"text": ["A planned card's quantity is 1 to 99."]}
+    assert not Deck.objects.exists()
+
+
+def test_a_list_with_a_sideboard_and_a_maybe_field_together_are_refused(owner):
+    deck = legal_limited_deck(owner)
+    card = human()
+    body = {"text": arena_export(thirty_aliens(), [(card, 1)]), "maybe": [{"id": card.short_id}]}
+    response = api_for(owner).patch(f"{DECKS}{deck.share_key}/", body, format="json")
+    assert response.status_code == 400 and "maybe" in response.json()["errors"]
+    assert planned(deck) == {}
+
+
+def test_the_builders_import_replaces_the_plan_with_a_pasted_sideboard_only(builder, owner):
+    deck = legal_limited_deck(owner)
+    card, other = human(), sample(factions__name="Humans", card_type__name="Unit")[1]
+    deck_update(deck=deck, expected_version=None, changes={}, maybe={card.short_id: 1})
+    deck.refresh_from_db()
+    aliens = thirty_aliens()
+    plain = "\n".join(f"1 {c.name}" for c in aliens) + "\n"
+    url = f"/decks/{deck.share_key}/edit/import/"
+    builder.post(url, {"decklist": plain, "version": deck.version}, HTTP_HX_REQUEST="true")
+    assert planned(deck) == {card.short_id: 1}  # a list without a sideboard leaves the plan
+    deck.refresh_from_db()
+    mtgo = plain + f"\n2 {other.name}\n"
+    page = builder.post(url, {"decklist": mtgo, "version": deck.version}, HTTP_HX_REQUEST="true")
+    assert page.status_code == 200
+    assert "read as a sideboard" in page.content.decode()
+    assert planned(deck) == {other.short_id: 2}
+    assert sum(in_deck(deck).values()) == 30
+
+
+def test_a_split_cards_name_is_read_whole_and_a_note_after_a_name_is_dropped():
+    card, renamed = sample()[0], sample()[1]
+    renamed.name = "Front // Back"
+    renamed.save()
+    engine = Game.objects.get(slug=ORION).engine
+    text = f"1 Front // Back\n2 {card.name} // my finisher\n3 {card.name} # and a note\n"
+    resolved = resolve(game=ORION, intake=intake_text(text, engine))
+    assert resolved.problems == ()
+    assert sorted((e.card.short_id, e.quantity) for e in resolved.entries) == sorted(
+        [(renamed.short_id, 1), (card.short_id, 5)]
+    )

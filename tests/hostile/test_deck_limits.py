@@ -48,13 +48,17 @@ def test_a_deck_far_larger_than_any_format_is_refused(signed_in):
     refused(signed_in.post("/api/v1/decks/", body), "text", "at most 100 cards")
 
 
-def test_a_quantity_of_five_thousand_digits_is_a_line_problem(api):
-    text = "9" * 5000 + " Some Card\n"
+@pytest.mark.parametrize(
+    ("digits", "message"),
+    [(400, "must be 1 to 99"), (5000, "a line has at most 500 characters")],
+)
+def test_a_quantity_of_hundreds_or_thousands_of_digits_is_a_line_problem(api, digits, message):
+    text = "9" * digits + " Some Card\n"
     body = {"game": "conquest-of-orion", "format": "constructed", "text": text}
     response = api.post(VALIDATE, body)
     assert response.status_code == 200
     [problem] = [p for p in response.json()["problems"] if p["code"] == "unreadable_line"]
-    assert problem["line"] == 1 and "must be 1 to 99" in problem["message"]
+    assert problem["line"] == 1 and message in problem["message"]
 
 
 @pytest.mark.parametrize("quantity", [0, -5, 100, True, "3"])

@@ -117,6 +117,8 @@ def _resolve(
             problems.append(Problem(line.line, "game", f"{slug[:40]!r} is not the game here"))
             continue
         snap = snaps.get(slug) or snaps.setdefault(slug, game_snapshot(slug))
+        if line.literal is not None and _lookup(snap, line.literal)[0] is not None:
+            line = line.literal
         card, problem = _lookup(snap, line)
         if card is None:
             problems.append(problem or Problem(line.line, "", "no such card"))

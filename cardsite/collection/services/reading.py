@@ -14,7 +14,7 @@ from typing import Any
 
 from cardsite.catalogue.documents import Problem, restore_formula
 from cardsite.collection.models import MAX_QUANTITY
-from decks.decklist import parse_text
+from decks.decklist import ListLine, parse_text
 from engines.base import GameEngine
 from engines.bounds import csv_rows
 from engines.errors import InputError
@@ -34,6 +34,9 @@ class ImportLine:
     set_code: str | None = None
     number: str | None = None
     game: str | None = None
+    # The line with its trailing `// ...` or `# ...` kept in the name (decks.decklist's
+    # ListLine.literal): used when a card is named so ("Front // Back").
+    literal: ImportLine | None = None
 
 
 def check_size(text: str, field: str) -> None:
@@ -51,8 +54,15 @@ def read_text(text: str, engine: GameEngine) -> tuple[list[ImportLine], list[Pro
     lines, unreadable = parse_text(
         text, engine, most=MAX_QUANTITY, max_lines=MAX_IMPORT_LINES, what="An import"
     )
-    problems = [Problem(p.line, "", p.message) for p in unreadable]
-    return [ImportLine(x.line, x.quantity, x.name, x.set_code, x.number) for x in lines], problems
+    # A collection has no sideboard: a list's planned cards are copies held like the rest,
+    # so the notice that a deck would keep them apart is not the collection's.
+    problems = [Problem(p.line, "", p.message) for p in unreadable if not p.notice]
+    return [_import_line(x) for x in lines], problems
+
+
+def _import_line(x: ListLine) -> ImportLine:
+    literal = _import_line(x.literal) if x.literal is not None else None
+    return ImportLine(x.line, x.quantity, x.name, x.set_code, x.number, literal=literal)
 
 
 def decode_upload(upload: Any) -> str:
