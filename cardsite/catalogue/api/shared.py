@@ -189,8 +189,7 @@ def _answered(request: Request, view: Any, entry: dict[str, Any]) -> HttpRespons
     # rulings and errata change what it answers without moving it; nor could a date in
     # whole seconds tell two edits in one second apart. The ETag, made from the answer
     # itself, changes exactly when the answer does.
-    answered: HttpResponseBase = get_conditional_response(request, etag=etag, response=response)
-    return answered
+    return get_conditional_response(request, etag=etag, response=response) or response
 
 
 def _private(response: Response) -> Response:
