@@ -317,3 +317,21 @@ def test_a_card_is_kept_per_site_address(card):
     here = APIClient().get(card_url(card)).json()["url"]
     secure = APIClient().get(card_url(card), secure=True).json()["url"]
     assert here.startswith("http://testserver/") and secure.startswith("https://testserver/")
+
+
+def test_a_search_page_too_big_to_keep_is_answered_afresh_but_a_list_page_is_kept(api):
+    from cardsite.catalogue.api.shared import SEARCH_KEEP_BYTES
+
+    # A search's text is free, so its answers are kept only up to a size; a list's are
+    # bounded by the catalogue and kept whatever their size. (The type filter is looked up in
+    # the database whenever the answer is made afresh.)
+    search = {"q": "t:unit", "type": "unit", "page_size": 200}
+    assert len(api.get("/api/v1/cards/", search).content) > SEARCH_KEEP_BYTES
+    with CaptureQueriesContext(connection) as queries:
+        assert api.get("/api/v1/cards/", search).status_code == 200
+    assert selects(queries)
+    listed = {"page_size": 200}
+    assert len(api.get("/api/v1/cards/", listed).content) > SEARCH_KEEP_BYTES
+    with CaptureQueriesContext(connection) as queries:
+        assert api.get("/api/v1/cards/", listed).status_code == 200
+    assert selects(queries) == []

@@ -13,7 +13,8 @@ left out: they change nothing but the page links, which are made for each reques
 it is written only for an answer that succeeded, so only a real card, game, set, filter value
 or parseable query makes one. A later version overwrites the entry rather than adding one, and
 an idle entry goes after an hour. Only a search's text is free, within its limits (1,000
-characters) and its rate (120 a minute a client), as on the search page.
+characters) and its rate (120 a minute a client), as on the search page; its answers are kept
+for less time and only up to a size (SEARCH_KEEP_SECONDS, SEARCH_KEEP_BYTES).
 
 Nothing that depends on the reader is kept: a search of the reader's collection (`own`) is
 answered afresh, marked private; and only plain JSON is kept (the browsable API's HTML names
@@ -37,11 +38,18 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from cardsite.catalogue.selectors import SEARCH_CACHE_SECONDS
 from cardsite.catalogue.versioning import with_catalogue_version
 
 # As the pages' (catalogue/views.PAGE_CACHE_SECONDS): entries also go when the catalogue
 # changes; this only bounds an idle one's life.
 KEEP_SECONDS = 60 * 60
+# A search's text is the one free part of a key, so its answers are kept as its ids are
+# (selectors.SEARCH_CACHE_SECONDS, 10 minutes), and only up to a page of 50 cards or so (a
+# default page is about 45 KB, one of 200 cards about 200 KB): at the search rate, 120 a
+# minute, one client can then hold at most 1,200 entries, about 77 MB, before they expire.
+SEARCH_KEEP_SECONDS = SEARCH_CACHE_SECONDS
+SEARCH_KEEP_BYTES = 64 * 1024
 # Part of every key: bump it when what an answer holds changes shape, so that an entry written
 # by the code before a deployment is never served by the code after it.
 SHAPE = 1
@@ -95,13 +103,16 @@ def shared_answer(
     name: str,
     values: Sequence[Any],
     answer: Callable[[], Answer],
+    seconds: int = KEEP_SECONDS,
+    most_bytes: int | None = None,
 ) -> HttpResponseBase:
     """The view's answer to `request`, from the shared cache when it holds one for this
     catalogue version, with an ETag (a 304 when the client holds it already).
 
     `name` and `values` are what the answer depends on besides the catalogue and the site's
     address: the view and its normalised parameters. `answer` makes it afresh; a failure (an
-    error status) or an answer for this reader alone is returned as it is and never kept."""
+    error status) or an answer for this reader alone is returned as it is and never kept. An
+    idle entry goes after `seconds`; one longer than `most_bytes` is not kept."""
     if not plain_json(request):
         return _private(answer().response)
     # The site's scheme and host: the answer's links are absolute.
@@ -116,7 +127,8 @@ def shared_answer(
         entry = _entry(request, view, made.response, version)
         if entry is None:
             return made.response
-        cache.set(key, entry, KEEP_SECONDS)
+        if most_bytes is None or len(entry["body"]) <= most_bytes:
+            cache.set(key, entry, seconds)
     return _answered(request, view, entry)
 
 

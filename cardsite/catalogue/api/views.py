@@ -28,7 +28,14 @@ from cardsite.catalogue.api.serializers import (
     SetSerializer,
     card_records,
 )
-from cardsite.catalogue.api.shared import Answer, page_values, shared_answer
+from cardsite.catalogue.api.shared import (
+    KEEP_SECONDS,
+    SEARCH_KEEP_BYTES,
+    SEARCH_KEEP_SECONDS,
+    Answer,
+    page_values,
+    shared_answer,
+)
 from cardsite.catalogue.models import Card, CardSet, Game
 from cardsite.catalogue.search import names
 from cardsite.catalogue.search.dropped import Dropped
@@ -186,8 +193,15 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
             *(params.getlist(name) for name in sorted(set(CardFilter.base_filters) - {"q"})),
             *page_values(request, self),
         ]
+        searched = bool(values[0])
         return shared_answer(
-            request, self, name="cards", values=values, answer=lambda: self._list(request)
+            request,
+            self,
+            name="cards",
+            values=values,
+            answer=lambda: self._list(request),
+            seconds=SEARCH_KEEP_SECONDS if searched else KEEP_SECONDS,
+            most_bytes=SEARCH_KEEP_BYTES if searched else None,
         )
 
     def _list(self, request: Request) -> Answer:
