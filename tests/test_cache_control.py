@@ -1,6 +1,6 @@
-"""Every image and file the site serves says how it may be cached in directives a cache can
-read (RFC 9111 §5.2): a shared cache such as nginx's stores nothing whose Cache-Control it
-cannot parse, and a `private=False` is no directive at all."""
+"""Every image and file the site serves, and every catalogue API read, says how it may be
+cached in directives a cache can read (RFC 9111 §5.2): a shared cache such as nginx's stores
+nothing whose Cache-Control it cannot parse, and a `private=False` is no directive at all."""
 
 import io
 import json
@@ -117,6 +117,30 @@ def test_every_image_and_files_cache_control_is_well_formed(client, mine, owner,
         assert scope in found, (url, response["Cache-Control"])
         if hasattr(response, "streaming_content"):
             response.getvalue()  # drain the stream; close() would end the DB connection
+
+
+def test_every_catalogue_api_reads_cache_control_is_well_formed(client, mine):
+    card = Card.objects.filter(card_set__code="ORI-SMP").first()
+    # Who asks, and whether the answer may be shared: a search of the reader's collection is
+    # theirs alone, and so is the browsable API's page (it names them).
+    answers = [
+        (f"/api/v1/cards/{card.short_id}/", client, "public", "application/json"),
+        (f"/api/v1/cards/{card.short_id}/", mine, "private", "text/html"),
+        ("/api/v1/cards/?q=t:unit", client, "public", "application/json"),
+        ("/api/v1/cards/?q=own>=1", mine, "private", "application/json"),
+        ("/api/v1/cards/?q=own>=1", client, "private", "application/json"),
+        (f"/api/v1/cards/?game={GAME}", mine, "public", "application/json"),
+        ("/api/v1/games/", client, "public", "application/json"),
+        (f"/api/v1/games/{GAME}/", client, "public", "application/json"),
+        ("/api/v1/sets/", client, "public", "application/json"),
+    ]
+    for url, reader, scope, accept in answers:
+        response = reader.get(url, HTTP_ACCEPT=accept)
+        assert response.status_code == 200, (url, response.status_code)
+        found = directives(response["Cache-Control"])
+        assert scope in found, (url, response["Cache-Control"])
+        # Kept, but asked about again before each use: an edit is seen at once.
+        assert "no-cache" in found, (url, response["Cache-Control"])
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime
 import hashlib
 import json
 from collections.abc import Iterable
@@ -61,14 +60,6 @@ def card_list(
         cards = cards.filter(card_type__slug=card_type)
     # A total order: pages of a list never overlap or skip a card.
     return cards.order_by("game__name", "card_set__code", "number_sort", "number", "id")
-
-
-def card_version(*, short_id: str) -> tuple[str, datetime.datetime] | None:
-    """A card's ETag and Last-Modified, in one small query, for conditional requests."""
-    updated_at = Card.objects.filter(short_id=short_id).values_list("updated_at", flat=True).first()
-    if updated_at is None:
-        return None
-    return f'"{short_id}-{int(updated_at.timestamp() * 1_000_000):x}"', updated_at
 
 
 def games_for(slug: str | None) -> list[Game]:

@@ -378,13 +378,14 @@ class GameDetailSerializer(GameSerializer):
 def card_records(ids: list[int], context: dict[str, Any]) -> list[dict[str, Any]]:
     """API records for these card ids, in order, from the cache where it has them.
 
-    Keys carry the catalogue version (bumped by every catalogue write) and the host the
-    absolute URLs were built for, so a cached record is never stale or for another site.
+    Keys carry the catalogue version (bumped by every catalogue write) and the scheme and
+    host the absolute URLs were built for, so a cached record is never stale or for another
+    site (nor an http:// record served over https).
     """
     from cardsite.catalogue.api.records import card_records_from_rows
 
     request = context["request"]
-    prefix = f"card-record:{catalogue_version()}:{request.get_host()}:"
+    prefix = f"card-record:{catalogue_version()}:{request.build_absolute_uri('/')}:"
     cached = cache.get_many([f"{prefix}{i}" for i in ids])
     missing = [i for i in ids if f"{prefix}{i}" not in cached]
     if missing:

@@ -4,8 +4,7 @@ import json
 from typing import Any
 
 from django.db.models import QuerySet
-from django.utils.decorators import method_decorator
-from django.views.decorators.http import condition
+from django.http.response import HttpResponseBase
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
@@ -28,6 +27,14 @@ from cardsite.catalogue.api.serializers import (
     GameSerializer,
     SetSerializer,
     card_records,
+)
+from cardsite.catalogue.api.shared import (
+    KEEP_SECONDS,
+    SEARCH_KEEP_BYTES,
+    SEARCH_KEEP_SECONDS,
+    Answer,
+    page_values,
+    shared_answer,
 )
 from cardsite.catalogue.models import Card, CardSet, Game
 from cardsite.catalogue.search import names
@@ -56,6 +63,26 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
     lookup_field = "slug"
     throttle_scope = "read"
 
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        parent = super().list
+        return shared_answer(
+            request,
+            self,
+            name="games",
+            values=page_values(request, self),
+            answer=lambda: Answer(parent(request, *args, **kwargs)),
+        )
+
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        parent = super().retrieve
+        return shared_answer(
+            request,
+            self,
+            name="game",
+            values=[kwargs["slug"]],
+            answer=lambda: Answer(parent(request, *args, **kwargs)),
+        )
+
     def get_queryset(self) -> QuerySet[Game]:
         if self.action == "retrieve":
             return selectors.game_get_queryset()
@@ -74,6 +101,16 @@ class SetViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     def get_queryset(self) -> QuerySet[CardSet]:
         return selectors.set_list()
 
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        parent = super().list
+        return shared_answer(
+            request,
+            self,
+            name="sets",
+            values=[request.query_params.getlist("game"), *page_values(request, self)],
+            answer=lambda: Answer(parent(request, *args, **kwargs)),
+        )
+
 
 class QueryErrorSerializer(ErrorSerializer):
     """A 400 for the card list: a filter naming nothing, or a query that does not parse."""
@@ -85,16 +122,6 @@ class QueryErrorSerializer(ErrorSerializer):
 
 class NameMissSerializer(ErrorSerializer):
     candidates = serializers.ListField(child=serializers.CharField())
-
-
-def _card_etag(request: Any, id: str, **kwargs: Any) -> str | None:
-    version = selectors.card_version(short_id=id)
-    return version[0] if version else None
-
-
-def _card_last_modified(request: Any, id: str, **kwargs: Any) -> Any:
-    version = selectors.card_version(short_id=id)
-    return version[1] if version else None
 
 
 def _filters_key(request: Request) -> str:
@@ -156,13 +183,35 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
     def get_queryset(self) -> QuerySet[Card]:
         return selectors.card_list()
 
-    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        params = request.query_params
+        values = [
+            # Stripped, as the search reads it; the filters as given (a filter's value is
+            # matched loosely, a set code whatever its case, so two spellings of one set
+            # differ here only as one answer kept twice).
+            params.get("q", "").strip(),
+            *(params.getlist(name) for name in sorted(set(CardFilter.base_filters) - {"q"})),
+            *page_values(request, self),
+        ]
+        searched = bool(values[0])
+        return shared_answer(
+            request,
+            self,
+            name="cards",
+            values=values,
+            answer=lambda: self._list(request),
+            seconds=SEARCH_KEEP_SECONDS if searched else KEEP_SECONDS,
+            most_bytes=SEARCH_KEEP_BYTES if searched else None,
+        )
+
+    def _list(self, request: Request) -> Answer:
         cards = self.filter_queryset(self.get_queryset())
         query = request.query_params.get("q", "").strip()
         game = request.query_params.get("game")
         warnings: list[Dropped] = []
         suggestions: list[str] = []
         name_words: list[str] = []
+        personal = False
         if query:
             try:
                 result = selectors.card_search_ids(
@@ -173,24 +222,35 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
                     viewer=request.user,
                 )
             except QuerySyntaxError as exc:
-                return Response(
-                    {"code": "invalid_query", "detail": str(exc), "position": exc.position},
-                    status=status.HTTP_400_BAD_REQUEST,
+                return Answer(
+                    Response(
+                        {"code": "invalid_query", "detail": str(exc), "position": exc.position},
+                        status=status.HTTP_400_BAD_REQUEST,
+                    )
                 )
             cards, warnings, name_words = result.ids, result.warnings, result.name_words
+            # A search of the reader's collection is theirs alone.
+            personal = result.personal
         else:
             cards = cards.values_list("id", flat=True)
         page = list(self.paginate_queryset(cards))
         if name_words and not page:
             suggestions = names.suggestions(" ".join(name_words), game=game)
         data = card_records(page, self.get_serializer_context())
-        return self.paginator.get_paginated_response(
+        response = self.paginator.get_paginated_response(
             data, warnings=warnings, suggestions=suggestions
         )
+        return Answer(response, shared=not personal)
 
-    @method_decorator(condition(etag_func=_card_etag, last_modified_func=_card_last_modified))
-    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().retrieve(request, *args, **kwargs)
+    def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
+        parent = super().retrieve
+        return shared_answer(
+            request,
+            self,
+            name="card",
+            values=[kwargs["id"]],
+            answer=lambda: Answer(parent(request, *args, **kwargs)),
+        )
 
     @extend_schema(
         summary="One card by name: exactly, or forgiving typos and punctuation",

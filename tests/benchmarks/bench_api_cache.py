@@ -1,0 +1,146 @@
+"""The API's catalogue reads against the pages', run on demand (never part of the test suite):
+
+    .venv/bin/python tests/benchmarks/bench_api_cache.py --database sqlite
+    .venv/bin/python tests/benchmarks/bench_api_cache.py --database postgres
+
+It builds a database of its own (a SQLite file in /tmp, or the cardsite_bench_api_cache database
+on the local PostgreSQL) holding every game's fixtures and times, in-process through the real
+URLs and warm (each request made once before), what a bot or a generated client asks most
+beside what a browser asks: a card through `GET /api/v1/cards/{id}/` and its page, the same
+card asked again with the ETag it was given (a 304), a search through the API and the search
+page, and a page of the card list. Cards and searches are taken round robin (40 cards over
+every game, the load test's 8 searches). Each is reported as p50 and p95, the most queries one
+request of it made, and the ratio of its p50 to a trivial API request's, timed in the same run
+and interleaved with it, so a noisy machine moves both alike. Targets: a card read in at most
+3 queries and 3 times the trivial request, a search at most 3 times.
+"""
+
+import argparse
+import os
+import statistics
+import time
+from collections.abc import Callable
+from itertools import cycle
+from urllib.parse import urlencode
+
+from django_bench import DATABASES, p95, setup_django
+
+# The load test's searches (tests/benchmarks/load_test.py), so the figures compare.
+SEARCHES = [
+    ("t:unit", None),
+    ("o:draw", None),
+    ("f:humans t:unit", "conquest-of-orion"),
+    ("cq>=3", "conquest-of-fates"),
+    ("f:elves", "conquest-for-the-capital"),
+    ("t:ship", "conquest-alpha-tactics"),
+    ("angel", None),
+    ("is:guardian", None),
+]
+CARDS = 40
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--database", choices=DATABASES, default="sqlite")
+    parser.add_argument("--runs", type=int, default=400)
+    args = parser.parse_args()
+
+    # Searches have a stricter budget than the other reads (django_bench raises those).
+    os.environ["THROTTLE_SEARCH"] = "1000000/min"
+    setup_django("bench_api_cache", args.database)
+    from django.db import connection
+    from django.test import Client
+
+    from cardsite.catalogue.models import Card
+
+    cards = list(Card.objects.exclude(card_set__code="SYN").order_by("id"))
+    cards = cards[:: max(1, len(cards) // CARDS)][:CARDS]
+    searches = [urlencode({"q": q, **({"game": g} if g else {})}) for q, g in SEARCHES]
+    client = Client()
+
+    def round_robin(urls: list[str], **headers: str) -> Callable[[], object]:
+        turn = cycle(urls)
+        return lambda: client.get(next(turn), **headers)
+
+    # The ETag each card was last given, sent back as a client holding it would.
+    etags: dict[str, str] = {}
+
+    def conditional() -> Callable[[], object]:
+        turn = cycle(cards)
+
+        def call() -> object:
+            card = next(turn)
+            url = f"/api/v1/cards/{card.short_id}/"
+            if card.short_id not in etags:
+                etags[card.short_id] = client.get(url)["ETag"]
+            return client.get(url, HTTP_IF_NONE_MATCH=etags[card.short_id])
+
+        return call
+
+    odds = {"deck_size": 50, "copies": 3, "draws": 7, "at_least": 1}
+    trivial = (
+        "trivial API request (POST /api/v1/odds/)",
+        lambda: client.post("/api/v1/odds/", odds, content_type="application/json"),
+    )
+    cases: list[tuple[str, Callable[[], object], int]] = [
+        ("card page", round_robin([c.get_absolute_url() for c in cards]), 200),
+        (
+            "card read (GET /api/v1/cards/{id}/)",
+            round_robin([f"/api/v1/cards/{c.short_id}/" for c in cards]),
+            200,
+        ),
+        ("card read with its ETag (If-None-Match)", conditional(), 304),
+        ("search page", round_robin([f"/search/?{q}" for q in searches]), 200),
+        (
+            "search (GET /api/v1/cards/?q=)",
+            round_robin([f"/api/v1/cards/?{q}" for q in searches]),
+            200,
+        ),
+        (
+            "card list (GET /api/v1/cards/?game=)",
+            round_robin(
+                [f"/api/v1/cards/?game={g}" for g in sorted({g for _, g in SEARCHES if g})]
+            ),
+            200,
+        ),
+    ]
+    rows = []
+    base: list[float] = []
+    for label, call, status in cases:
+        for _ in range(2 * CARDS):  # every card and search once at least: caches warm
+            response = call()
+            if response.status_code != status:  # type: ignore[attr-defined]
+                raise SystemExit(f"{label}: HTTP {response.status_code}")  # type: ignore[attr-defined]
+        # Django empties connection.queries at each request's start, so count at the cursor.
+        most = 0
+        for _ in range(CARDS):
+            queries: list[str] = []
+
+            def counted(run: Callable[..., object], sql: str, *rest: object) -> object:
+                queries.append(sql)  # noqa: B023 - used at once, inside this iteration
+                return run(sql, *rest)
+
+            with connection.execute_wrapper(counted):
+                call()
+            most = max(most, len(queries))
+        timings, reference = [], []
+        for _ in range(args.runs):
+            start = time.perf_counter()
+            trivial[1]()
+            reference.append((time.perf_counter() - start) * 1000)
+            start = time.perf_counter()
+            call()
+            timings.append((time.perf_counter() - start) * 1000)
+        base += reference
+        ratio = statistics.median(timings) / statistics.median(reference)
+        rows.append((label, statistics.median(timings), p95(timings), ratio, most))
+    print(f"\n{args.database}: {args.runs} runs each, interleaved with the trivial request, warm\n")
+    print("| request | p50 ms | p95 ms | p50 / trivial p50 | queries (most) |")
+    print("|---|---:|---:|---:|---:|")
+    print(f"| {trivial[0]} | {statistics.median(base):.2f} | {p95(base):.2f} | 1.0 | — |")
+    for label, p50, p95_ms, ratio, n in rows:
+        print(f"| {label} | {p50:.2f} | {p95_ms:.2f} | {ratio:.1f} | {n} |")
+
+
+if __name__ == "__main__":
+    main()
