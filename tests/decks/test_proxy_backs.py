@@ -63,7 +63,7 @@ def card_sized(boxes, lay):
 def test_every_mirrored_cell_shows_the_games_back_at_trim_size(client, owner):
     pages = pdf_pages(client, make_deck(owner, count=11))
     lay = layout(SheetOptions(backs=True))
-    for page, count in ((pages[2], 9), (pages[4], 2)):
+    for page, count in ((pages[3], 9), (pages[5], 2)):
         found = marks(page)
         expected = sorted(
             (round(x * MM, 3), round(y * MM, 3)) for x, y in map(lay.mirrored, range(count))
@@ -72,10 +72,10 @@ def test_every_mirrored_cell_shows_the_games_back_at_trim_size(client, owner):
         assert card_sized(found.stroked, lay) == expected  # the trim boxes
         assert len({name for _, name in found.images}) == 1
     # The picture drawn is the game's back itself, embedded once for the whole sheet.
-    embedded = pages[2].images[0].image.convert("RGB")
+    embedded = pages[3].images[0].image.convert("RGB")
     with Image.open(back_file(GAME)) as back:
         assert np.array_equal(np.asarray(embedded), np.asarray(back.convert("RGB")))
-    assert pages[2]["/Resources"]["/XObject"] == pages[4]["/Resources"]["/XObject"]
+    assert pages[3]["/Resources"]["/XObject"] == pages[5]["/Resources"]["/XObject"]
 
 
 def test_the_bleed_around_each_back_is_the_backs_field_colour(client, owner):
@@ -86,7 +86,7 @@ def test_the_bleed_around_each_back_is_the_backs_field_colour(client, owner):
     rgb = tuple(round(int(field[i : i + 2], 16) / 255, 2) for i in (1, 3, 5))
     bleeds = [
         (box, colour)
-        for box, colour in marks(pages[2]).filled
+        for box, colour in marks(pages[3]).filled
         if abs(box[2] - (lay.card[0] * MM + 2 * b)) < 0.01
         and abs(box[3] - (lay.card[1] * MM + 2 * b)) < 0.01
     ]
@@ -107,7 +107,7 @@ def test_each_backs_page_moves_by_the_offset_and_the_fronts_do_not(client, owner
     # Right and up as the printer's error is read from the front: cancelled by (+x, -y) in
     # the backs page's own coordinates.
     dx, dy = x * MM, -y * MM
-    for index in (2, 4):
+    for index in (3, 5):
         before, after = marks(still[index]), marks(moved[index])
         for name in ("stroked", "images", "lines"):
             a = [item[0] if name != "stroked" else item for item in getattr(before, name)]
@@ -117,7 +117,7 @@ def test_each_backs_page_moves_by_the_offset_and_the_fronts_do_not(client, owner
                 assert abs((new[0] - old[0]) / MM - x) < 0.1, name  # to 0.1 mm, and exactly:
                 assert new[0] - old[0] == pytest.approx(dx, abs=1e-3)
                 assert new[1] - old[1] == pytest.approx(dy, abs=1e-3)
-    for index in (1, 3):  # the fronts: every mark and every word where it was
+    for index in (2, 4):  # the fronts: every mark and every word where it was
         assert marks(moved[index]) == marks(still[index])
         assert moved[index].extract_text() == still[index].extract_text()
 
@@ -133,15 +133,15 @@ def test_a_queued_order_without_a_game_slug_still_prints_its_games_back(owner):
     order = deck_order(make_deck(owner, count=2), SheetOptions(backs=True))
     del order["game_slug"]  # as a job queued before the slug was part of an order
     pages = PdfReader(io.BytesIO(print_order(order))).pages
-    assert len(marks(pages[2]).images) == 2
+    assert len(marks(pages[3]).images) == 2
 
 
 def test_a_game_no_engine_knows_gets_the_plain_back(owner):
     order = deck_order(make_deck(owner, count=2), SheetOptions(backs=True))
     order["game_slug"] = "a-game-that-left"
     pages = PdfReader(io.BytesIO(print_order(order))).pages
-    assert marks(pages[2]).images == []
-    assert len(card_sized(marks(pages[2]).stroked, layout(SheetOptions()))) == 2
+    assert marks(pages[3]).images == []
+    assert len(card_sized(marks(pages[3]).stroked, layout(SheetOptions()))) == 2
 
 
 def test_a_backs_page_rendered_shows_the_games_back_in_each_mirrored_cell(client, owner):
@@ -149,7 +149,7 @@ def test_a_backs_page_rendered_shows_the_games_back_in_each_mirrored_cell(client
     deck = make_deck(owner, count=2)
     response = client.get(f"/decks/{deck.share_key}/proxies.pdf", {"backs": "1"})
     dpi = 150
-    page = pypdfium2.PdfDocument(response.content)[2].render(scale=dpi / 72).to_pil()
+    page = pypdfium2.PdfDocument(response.content)[3].render(scale=dpi / 72).to_pil()
     lay = layout(SheetOptions())
     with Image.open(back_file(GAME)) as back:
         for index in range(2):
@@ -211,8 +211,8 @@ def test_the_command_takes_the_offsets_as_flags_and_names_a_bad_one(owner, tmp_p
     call_command(
         "proxies", f"--deck={deck.share_key}", "-o", str(still), "--backs=1", stdout=io.StringIO()
     )
-    moved = [box[0] for box, _ in marks(PdfReader(out).pages[2]).images]
-    unmoved = [box[0] for box, _ in marks(PdfReader(still).pages[2]).images]
+    moved = [box[0] for box, _ in marks(PdfReader(out).pages[3]).images]
+    unmoved = [box[0] for box, _ in marks(PdfReader(still).pages[3]).images]
     assert [round((a - b) / MM, 2) for a, b in zip(moved, unmoved, strict=True)] == [1.3, 1.3]
     with pytest.raises(CommandError, match="--back-offset-y"):
         call_command("proxies", *common, "--back-offset-y=9", stdout=io.StringIO())
