@@ -95,12 +95,15 @@ def parse_options(
     return options
 
 
-# Every QR code on a sheet: its symbol (the modules, not counting the quiet zone) at least
-# QR_WIDTH wide and at least EDGE from every paper edge, outside most printers' unprintable
-# margin. The deck's code on a page of cards is exactly QR_WIDTH wide and keeps QR_QUIET clear
-# of ink all round: at least 4 modules (the quiet zone ISO/IEC 18004 asks for) of any URL
-# longer than a version 1 code holds, whose 25 or more modules make 4 of them at most 1.92 mm.
-QR_WIDTH, QR_QUIET, EDGE = 12.0, 2.0, 5.0
+# Every QR code on a sheet has its symbol (the modules, not counting the quiet zone) at least
+# 12 mm wide and at least EDGE from every paper edge, outside most printers' unprintable
+# margin. The deck's code on a page of cards is QR_WIDTH wide: its URL of up to 53 bytes
+# (drawing.link_qr_matrix: 29 modules) then has modules of 0.48 mm, 2.9 pixels at 150 dpi,
+# which zbar reads on a whole page; at 12 mm (2.4 pixels) it missed some, and up to 78 bytes
+# (33 modules, 2.5 pixels) it still reads them. Its quiet zone of 4 modules (1.93 mm at most)
+# lies within QR_QUIET, which the layout keeps clear of ink all round, the width of the trim
+# boxes' lines included.
+QR_WIDTH, QR_QUIET, EDGE = 14.0, 2.1, 5.0
 # The footer's text: its size in points, and the height it takes in mm, from 1 mm under the
 # baseline (DejaVu's descenders) to its ascenders.
 FOOTER_TEXT_SIZE, FOOTER_TEXT_BAND = 7.0, 3.5
@@ -144,8 +147,8 @@ def layout(options: SheetOptions) -> Layout:
     moving it up makes room under it for the deck's QR code (QR_WIDTH, EDGE from the paper's
     edges, QR_QUIET clear of the bleed) while its top crop marks stay EDGE from the top edge.
     Otherwise no code fits on the page, however it is moved: it is never shrunk, and the
-    sheet's first page carries it (A4 with gap plus bleed over 2.5 mm for 63 x 88 mm cards,
-    1.15 mm for 2.5 x 3.5 in; every Letter layout, which leaves 15.4 mm of height at most).
+    sheet's first page carries it (A4 with gap plus bleed over 1.45 mm for 63 x 88 mm cards,
+    over 0.1 mm for 2.5 x 3.5 in; every Letter layout, which leaves 15.4 mm of height at most).
     """
     page_w, page_h = PAPERS[options.paper]
     card_w, card_h = SIZES[options.size]

@@ -90,9 +90,9 @@ def test_card_boxes_are_true_size_within_a_tenth_of_a_millimetre(client, owner, 
 def test_each_card_has_exactly_one_qr_code_with_its_url_inside_its_cell(client, owner):
     deck = make_deck(owner, count=11)
     # A gap and bleed that still leave room for the deck's code under the grid (A4).
-    pdf = get_pdf(client, deck, gap=1.5, bleed=0.5)
-    lay = layout(SheetOptions(gap=1.5, bleed=0.5))
-    assert lay.bleed == 0.5 and lay.footer.qr is not None
+    pdf = get_pdf(client, deck, gap=1, bleed=0.25)
+    lay = layout(SheetOptions(gap=1, bleed=0.25))
+    assert lay.bleed == 0.25 and lay.footer.qr is not None
     names = sorted(e.card.name for e in deck.entries.select_related("card"))
     expected = {
         f"http://testserver/c/{e.card.short_id}" for e in deck.entries.select_related("card")

@@ -1,6 +1,8 @@
 """Backs pages read back from the PDF: the game's own back in every mirrored cell at trim size,
 its field colour in the bleed, and the whole page moved by the printer's back offset (the
-fronts never move). Offsets out of range or not plain numbers are 400s naming the option."""
+fronts never move). Offsets out of range or not plain numbers are 400s naming the option.
+Printed double-sided, every page of cards falls on the front of a sheet of paper with its
+backs behind it, in every game."""
 
 import io
 
@@ -13,14 +15,15 @@ from PIL import Image
 from pypdf import PdfReader
 from rest_framework.test import APIClient
 
-from cardsite.catalogue.faces.back import back_file
+from cardsite.catalogue.faces.back import back_file, game_url
 from cardsite.catalogue.models import Card, Game
 from decks.printing import deck_order, print_order
 from decks.proxies import MAX_BACK_OFFSET, MM, SheetOptions, layout, parse_options
 from decks.services import Intake, RequestedCard, deck_create
-from engines import get_engine
+from engines import ENGINES, get_engine
 from engines.errors import InputError
 from tests.decks.pdf_marks import marks
+from tests.decks.printed import qpdf_check, rasterise, scan
 
 pytestmark = pytest.mark.django_db
 GAME = "conquest-of-orion"
@@ -58,6 +61,62 @@ def card_sized(boxes, lay):
         for x, y, bw, bh in boxes
         if abs(bw - w) < 0.1 * MM and abs(bh - h) < 0.1 * MM
     )
+
+
+def game_deck(owner, slug, count):
+    """A deck of the game's first `count` cards by short id, one copy of each."""
+    engine = get_engine(slug)
+    cards = Card.objects.filter(game__slug=slug).order_by("short_id")[:count]
+    return deck_create(
+        owner=owner,
+        game=Game.objects.get(slug=slug),
+        format_slug=engine.formats[0].slug,
+        name=f"{engine.name} duplex",
+        visibility="public",
+        intake=Intake(tuple(RequestedCard(1, None, c.short_id) for c in cards)),
+    )
+
+
+@pytest.mark.parametrize("slug", sorted(ENGINES))
+def test_printed_duplex_each_page_of_cards_is_odd_with_its_backs_mirrored_behind_it(
+    client, owner, slug, tmp_path
+):
+    deck = game_deck(owner, slug, count=11)  # pages of 9 and 2 cards
+    response = client.get(f"/decks/{deck.share_key}/proxies.pdf", {"backs": "1"})
+    assert response.status_code == 200, response.content[:300]
+    pages = PdfReader(io.BytesIO(response.content)).pages
+    order = deck_order(deck, SheetOptions(backs=True))
+    names = dict(
+        Card.objects.filter(pk__in=[pk for pk, _ in order["entries"]]).values_list("pk", "name")
+    )
+    copies = [names[pk] for pk, quantity in order["entries"] for _ in range(quantity)]
+    chunks = [copies[i : i + 9] for i in range(0, len(copies), 9)]
+    assert [len(chunk) for chunk in chunks] == [9, 2]
+    # The calibration page and its blank back are the first sheet of paper.
+    assert len(pages) == 2 + 2 * len(chunks) and len(pages) % 2 == 0
+    assert "Print at 100% / actual size" in pages[0].extract_text()
+    blank = marks(pages[1])
+    assert (blank.stroked, blank.filled, blank.images, blank.lines) == ([], [], [], [])
+    assert "left blank" in pages[1].extract_text()
+    lay = layout(SheetOptions(backs=True))
+    for k, chunk in enumerate(chunks, start=1):
+        # Page 2k+1 holds the k-th page of cards, page 2k+2 (its back) their backs, mirrored.
+        fronts, backs = pages[2 * k], pages[2 * k + 1]
+        where = sorted((round(x * MM, 3), round(y * MM, 3)) for x, y in lay.cells[: len(chunk)])
+        mirrored = sorted(
+            (round(x * MM, 3), round(y * MM, 3)) for x, y in map(lay.mirrored, range(len(chunk)))
+        )
+        assert card_sized(marks(fronts).stroked, lay) == where
+        text = fronts.extract_text()
+        assert all(name in text for name in chunk), (k, chunk)
+        assert f"page {k} of {len(chunks)}" in text
+        assert card_sized([box for box, _ in marks(backs).images], lay) == mirrored
+        assert backs.extract_text().strip() == ""
+    checked = qpdf_check(response.content, tmp_path)
+    assert checked.returncode == 0 and "No syntax or stream encoding errors" in checked.stdout
+    # Each back's own code, to the game's page, reads as printed at 150 dpi.
+    (first_backs,) = rasterise(response.content, tmp_path / "pages", pages="4")
+    assert scan(first_backs) == [game_url(get_engine(slug))] * 9
 
 
 def test_every_mirrored_cell_shows_the_games_back_at_trim_size(client, owner):
