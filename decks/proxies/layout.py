@@ -100,10 +100,12 @@ def parse_options(
 # margin. The deck's code on a page of cards is QR_WIDTH wide: its URL of up to 53 bytes
 # (drawing.link_qr_matrix: 29 modules) then has modules of 0.48 mm, 2.9 pixels at 150 dpi,
 # which zbar reads on a whole page; at 12 mm (2.4 pixels) it missed some, and up to 78 bytes
-# (33 modules, 2.5 pixels) it still reads them. Its quiet zone of 4 modules (1.93 mm at most)
-# lies within QR_QUIET, which the layout keeps clear of ink all round, the width of the trim
-# boxes' lines included.
+# (QR_MOST_MODULES, 2.5 pixels) it still reads them. A longer URL (SITE_URL over 54
+# characters) is left to the first page's larger code. Its quiet zone of 4 modules (1.93 mm
+# at most) lies within QR_QUIET, which the layout keeps clear of ink all round, the width of
+# the trim boxes' lines included.
 QR_WIDTH, QR_QUIET, EDGE = 14.0, 2.1, 5.0
+QR_MOST_MODULES = 33
 # The footer's text: its size in points, and the height it takes in mm, from 1 mm under the
 # baseline (DejaVu's descenders) to its ascenders.
 FOOTER_TEXT_SIZE, FOOTER_TEXT_BAND = 7.0, 3.5

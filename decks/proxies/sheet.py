@@ -22,6 +22,7 @@ from decks.proxies.drawing import (
     crop_marks,
     draw_card,
     draw_qr_symbol,
+    link_qr_matrix,
     register_fonts,
     trim_box,
 )
@@ -30,6 +31,7 @@ from decks.proxies.layout import (
     FOOTER_TEXT_SIZE,
     MAX_SHEET_CARDS,
     MM,
+    QR_MOST_MODULES,
     QR_WIDTH,
     ROWS,
     Layout,
@@ -61,7 +63,8 @@ class Sheet:
 
 def _footer(c: Canvas, sheet: Sheet, lay: Layout, page: int, pages: int) -> None:
     footer = lay.footer
-    if footer.qr is not None:
+    # A URL too long for the code's width to read at 150 dpi is on the first page only.
+    if footer.qr is not None and len(link_qr_matrix(sheet.deck_url)) <= QR_MOST_MODULES:
         draw_qr_symbol(c, sheet.deck_url, footer.qr[0] * MM, footer.qr[1] * MM, QR_WIDTH * MM)
     c.setFillColor(black)
     c.setFont("Sans", FOOTER_TEXT_SIZE)

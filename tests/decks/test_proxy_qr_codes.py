@@ -22,12 +22,13 @@ from cardsite.catalogue.models import Card, Game
 from decks.printing import deck_order, order_sheet
 from decks.proxies import (
     EDGE,
+    QR_MOST_MODULES,
     QR_WIDTH,
     SheetOptions,
-    _qr_matrix,
     layout,
     render_sheet,
 )
+from decks.proxies.drawing import link_qr_matrix
 from decks.services import Intake, RequestedCard, deck_create
 from engines.errors import InputError
 from tests.decks.printed import edge_distance, rasterise, read_pages, scan
@@ -90,7 +91,7 @@ def in_a_cell(box, lay):
 
 def test_every_qr_code_on_every_layout_the_form_offers_is_12_mm_wide_and_5_mm_in(client, deck):
     sheet = order_sheet(deck_order(deck, SheetOptions()))
-    modules = len(_qr_matrix(sheet.deck_url))
+    modules = len(link_qr_matrix(sheet.deck_url))
     under_the_grid = 0
     for lay, options in form_layouts(client, deck).items():
         first, cards = read_pages(render_sheet(dataclasses.replace(sheet, options=options)))
@@ -158,3 +159,18 @@ def test_zbar_reads_the_decks_url_and_every_cards_at_150_dpi_on_the_worst_layout
         holds = layout(options).footer.qr is not None
         expected = sorted(card_urls + ([sheet.deck_url] if holds else []))
         assert sorted(scan(cards)) == expected, options
+
+
+def test_a_site_url_too_long_for_a_14_mm_code_to_read_leaves_it_to_the_first_page(
+    client, deck, settings, tmp_path
+):
+    settings.SITE_URL = "https://proxies.a-rather-long-card-community.example.org"
+    sheet = order_sheet(deck_order(deck, SheetOptions()))
+    assert len(sheet.deck_url) == 80 and len(link_qr_matrix(sheet.deck_url)) > QR_MOST_MODULES
+    pdf = render_sheet(sheet)
+    first, cards = read_pages(pdf)
+    assert layout(SheetOptions()).footer.qr is not None  # room enough, but not for this URL
+    assert len(first.codes) == 1 and len(cards.codes) == 9
+    assert all(in_a_cell(code.symbol, layout(SheetOptions())) for code in cards.codes)
+    (page,) = rasterise(pdf, tmp_path, dpi=150, pages="1")
+    assert scan(page) == [sheet.deck_url]
