@@ -94,7 +94,9 @@ def test_printed_duplex_each_page_of_cards_is_odd_with_its_backs_mirrored_behind
     assert [len(chunk) for chunk in chunks] == [9, 2]
     # The calibration page and its blank back are the first sheet of paper.
     assert len(pages) == 2 + 2 * len(chunks) and len(pages) % 2 == 0
-    assert "Print at 100% / actual size" in pages[0].extract_text()
+    first = pages[0].extract_text()
+    assert "Print at 100% / actual size" in first
+    assert "flipping on the long edge. This page's back is blank," in first
     blank = marks(pages[1])
     assert (blank.stroked, blank.filled, blank.images, blank.lines) == ([], [], [], [])
     assert "left blank" in pages[1].extract_text()
