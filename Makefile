@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell sha1sum pyproject.toml | cut -c1-12)
 
-.PHONY: install run test suite lint clean browser serve-prod
+.PHONY: install run test suite lint clean browser print-tools serve-prod
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,7 +25,7 @@ run: install
 	$(BIN)/python manage.py dev_superuser
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
-test: install lint browser suite
+test: install lint browser print-tools suite
 
 # The suite alone, on a machine already set up: CI runs the PostgreSQL one beside `make test`.
 suite: install
@@ -36,6 +36,17 @@ browser:
 	@command -v chromium >/dev/null || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
 	  else echo "The browser tests need Chromium: sudo apt-get install chromium" >&2; exit 1; fi; }
+
+# The proxy sheet tests read PDFs with the real tools: poppler's pdftoppm renders pages, zbar's
+# zbarimg reads their QR codes, qpdf checks the file.
+print-tools:
+	@missing=""; \
+	command -v pdftoppm >/dev/null || missing="$$missing poppler-utils"; \
+	command -v zbarimg >/dev/null || missing="$$missing zbar-tools"; \
+	command -v qpdf >/dev/null || missing="$$missing qpdf"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	  else echo "The proxy sheet tests need:$$missing (sudo apt-get install$$missing)" >&2; exit 1; fi; fi
 
 lint: install
 	$(BIN)/ruff check .

@@ -19,13 +19,13 @@ from cardsite.catalogue.versioning import catalogue_version
 from decks.images import cached_image
 from decks.models import Deck
 from decks.printing import SheetOrder, order_cards, order_sheet
-from decks.proxies import pages_for, render_sheet
+from decks.proxies import SheetOptions, lead_pages, pages_for, render_sheet
 from decks.sheet_pages import cut_to_sheet
 
 PREVIEW_DPI = 60
 PREVIEW_KEEP = 8
 # Bump whenever the preview's drawing changes, so that every stored one is drawn again.
-PREVIEW_FORMAT = 1
+PREVIEW_FORMAT = 2
 
 
 def first_page(order: SheetOrder) -> SheetOrder:
@@ -64,8 +64,10 @@ def _draw(order: SheetOrder) -> bytes:
     pdf = render_sheet(order_sheet(first_page(order)), page_total=pages_for(order_cards(order)))
     document = pdfium.PdfDocument(pdf)
     try:
-        # Page 0 is the calibration page; a deck without cards has nothing else.
-        page = document[min(1, len(document) - 1)]
+        # The first page of cards follows the calibration page (and, with backs, its blank
+        # back); a deck without cards has nothing else, and shows the calibration page.
+        lead = lead_pages(SheetOptions(**order["options"]))
+        page = document[lead if len(document) > lead else 0]
         image = page.render(scale=PREVIEW_DPI / 72).to_pil()
     finally:
         document.close()

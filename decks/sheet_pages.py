@@ -1,7 +1,8 @@
 """One page of a deck's proxy sheet as a 300 dpi PNG, for print shops that take images.
 
-Pages are numbered as in the PDF after its calibration page: without backs, page k is the
-k-th page of cards; with backs, page 2k-1 is the k-th page of cards and page 2k its backs.
+Pages are numbered as in the PDF after its calibration page (and, with backs, that page's
+blank back): without backs, page k is the k-th page of cards; with backs, page 2k-1 is the
+k-th page of cards and page 2k its backs, pages 2k+1 and 2k+2 of the PDF.
 Only that page's cards (at most nine) are drawn, by the PDF's own code (decks.printing,
 decks.proxies), with footers still counting the whole sheet's pages, and that one page is
 rasterised with pdfium: the work of a request is one page, whatever the deck. Pages are kept
@@ -35,13 +36,14 @@ PAGE_KEEP = 16
 # with backs), and short enough that no number is ever converted at length.
 PAGE_DIGITS = 6
 # Bump whenever a page's drawing changes, so that every stored one is drawn again.
-PAGE_FORMAT = 1
+PAGE_FORMAT = 2
 # Its own kind of deck picture: decks.images keeps each kind's newest files apart.
 KIND = "sheet-page"
 
 
 def page_count(order: SheetOrder) -> int:
-    """The pages of the sheet after its calibration page: pages of cards, and their backs."""
+    """The pages of the sheet after its calibration page (and its blank back): pages of
+    cards, and their backs."""
     sheets = pages_for(order_cards(order))
     return sheets * 2 if order["options"]["backs"] else sheets
 

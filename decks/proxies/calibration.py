@@ -48,7 +48,8 @@ def _signed(value: float) -> str:
 
 
 def calibration_page(c: Canvas, lay: Layout, options: SheetOptions, sheet_url: str) -> None:
-    """The first page of every proxy sheet: print at 100%, and what the backs are shifted by."""
+    """The first page of every proxy sheet: print at 100%, and with backs, what they are
+    shifted by and how the pages pair up on paper."""
     x0, y = 30 * MM, lay.page[1] * MM / 2
     c.setFillColor(black)
     c.setFont("Sans-Bold", 16)
@@ -72,9 +73,14 @@ def calibration_page(c: Canvas, lay: Layout, options: SheetOptions, sheet_url: s
         said = "Backs are not shifted (back offset 0 mm across, 0 mm up)."
     c.setFont("Sans", 9)
     c.drawString(x0, y - 16 * MM, said)
-    c.drawString(x0, y - 21 * MM, "Print double-sided, flipping on the long edge.")
+    c.drawString(
+        x0, y - 21 * MM, "Print double-sided, flipping on the long edge. This page's back is blank,"
+    )
+    c.drawString(
+        x0, y - 26 * MM, "so that every later sheet holds a page of cards with their backs behind."
+    )
     if sheet_url:
-        c.drawString(x0, y - 26 * MM, f"Measure your printer's back offset: {sheet_url}")
+        c.drawString(x0, y - 31 * MM, f"Measure your printer's back offset: {sheet_url}")
 
 
 def _cross(c: Canvas, cx: float, cy: float, colour: Color) -> None:

@@ -57,14 +57,51 @@ def qr_matrix(url: str) -> tuple[tuple[bool, ...], ...]:
     return tuple(tuple(row) for row in code.get_matrix())
 
 
+@lru_cache(maxsize=256)
+def link_qr_matrix(url: str) -> tuple[tuple[bool, ...], ...]:
+    """The matrix of a page's link (the deck's), drawn at a fixed width: level L and version 3
+    at least, so that a URL of up to 53 bytes is 29 modules, no more and no fewer (4 of them
+    fit in layout.QR_QUIET), and one of up to 78 bytes 33."""
+    code = qrcode.QRCode(
+        version=3, border=0, error_correction=qrcode.constants.ERROR_CORRECT_L, mask_pattern=2
+    )
+    code.add_data(url)
+    code.make(fit=True)
+    return tuple(tuple(row) for row in code.get_matrix())
+
+
 def draw_qr(c: Canvas, url: str, x: float, y: float, size: float) -> None:
-    """A QR code as filled rectangles (vectors), one run of dark modules at a time."""
+    """A QR code in the square (x, y, size), in points, with 2 modules of white around it
+    inside that square: a card's code, which has more white around it on the card."""
     matrix = qr_matrix(url)
-    n = len(matrix)
-    quiet = 2  # modules of white around it, inside `size`
-    module = size / (n + 2 * quiet)
+    quiet = 2
+    module = size / (len(matrix) + 2 * quiet)
+    _white(c, x, y, size, size)
+    _modules(c, matrix, x + quiet * module, y + quiet * module, module)
+
+
+def draw_qr_symbol(c: Canvas, url: str, x: float, y: float, width: float) -> None:
+    """A page's link as a QR code (link_qr_matrix) whose symbol (its modules, without the
+    quiet zone) is exactly `width` wide, from (x, y) in points, with a quiet zone of 4 modules
+    of white around it."""
+    matrix = link_qr_matrix(url)
+    module = width / len(matrix)
+    quiet = 4 * module
+    _white(c, x - quiet, y - quiet, width + 2 * quiet, width + 2 * quiet)
+    _modules(c, matrix, x, y, module)
+
+
+def _white(c: Canvas, x: float, y: float, w: float, h: float) -> None:
     c.setFillColor(white)
-    c.rect(x, y, size, size, stroke=0, fill=1)
+    c.rect(x, y, w, h, stroke=0, fill=1)
+
+
+def _modules(
+    c: Canvas, matrix: tuple[tuple[bool, ...], ...], x: float, y: float, module: float
+) -> None:
+    """The dark modules as filled rectangles (vectors), one run of a row at a time, the
+    symbol's bottom-left corner at (x, y)."""
+    n = len(matrix)
     c.setFillColor(black)
     path = c.beginPath()
     for row, cells in enumerate(matrix):
@@ -75,8 +112,8 @@ def draw_qr(c: Canvas, url: str, x: float, y: float, size: float) -> None:
                 while column < n and cells[column]:
                     column += 1
                 path.rect(
-                    x + (quiet + start) * module,
-                    y + size - (quiet + row + 1) * module,
+                    x + start * module,
+                    y + (n - row - 1) * module,
                     (column - start) * module,
                     module,
                 )

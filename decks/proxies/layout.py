@@ -95,6 +95,34 @@ def parse_options(
     return options
 
 
+# Every QR code on a sheet has its symbol (the modules, not counting the quiet zone) at least
+# 12 mm wide and at least EDGE from every paper edge, outside most printers' unprintable
+# margin. The deck's code on a page of cards is QR_WIDTH wide: its URL of up to 53 bytes
+# (drawing.link_qr_matrix: 29 modules) then has modules of 0.48 mm, 2.9 pixels at 150 dpi,
+# which zbar reads on a whole page; at 12 mm (2.4 pixels) it missed some, and up to 78 bytes
+# (QR_MOST_MODULES, 2.5 pixels) it still reads them. A longer URL (SITE_URL over 54
+# characters) is left to the first page's larger code. Its quiet zone of 4 modules (1.93 mm
+# at most) lies within QR_QUIET, which the layout keeps clear of ink all round, the width of
+# the trim boxes' lines included.
+QR_WIDTH, QR_QUIET, EDGE = 14.0, 2.1, 5.0
+QR_MOST_MODULES = 33
+# The footer's text: its size in points, and the height it takes in mm, from 1 mm under the
+# baseline (DejaVu's descenders) to its ascenders.
+FOOTER_TEXT_SIZE, FOOTER_TEXT_BAND = 7.0, 3.5
+
+
+@dataclass(frozen=True)
+class Footer:
+    """The deck's footer on a page of cards, in millimetres from the page's bottom-left."""
+
+    # The bottom-left corner of the deck's QR symbol (QR_WIDTH wide); None where the page has
+    # no room for one EDGE from the paper's edges: the sheet's first page carries it instead.
+    qr: tuple[float, float] | None
+    text: tuple[float, float]  # where the text's baseline starts
+    rotated: bool  # the text runs up the right margin, beside the bottom row
+    text_room: float  # how far the text may run
+
+
 @dataclass(frozen=True)
 class Layout:
     """Where things go on a page, in millimetres from the bottom-left corner."""
@@ -105,7 +133,7 @@ class Layout:
     gap: float
     cells: tuple[tuple[float, float], ...]  # bottom-left of each card's trim box, row by row
     grid: tuple[float, float, float, float]  # x0, y0, x1, y1 of the trim boxes
-    footer: tuple[float, float, float, str]  # x, y, QR size, "bottom" or "side"
+    footer: Footer
 
     def mirrored(self, index: int) -> tuple[float, float]:
         """The cell a card's back goes in for long-edge duplex: columns swap left to right."""
@@ -117,9 +145,12 @@ def layout(options: SheetOptions) -> Layout:
     """Place the 3 x 3 grid, its bleed, crop marks and footer on the page.
 
     Bleed is given only where it fits: at most half the gap (or a card's bleed would cover
-    its neighbour) and never pushing crop marks off the paper. The footer (deck QR code and
-    title) goes under the grid, or beside it when the page has no room below (2.5 x 3.5 in
-    cards on Letter leave 12.7 mm of height in all).
+    its neighbour) and never pushing crop marks off the paper. The grid is centred, unless
+    moving it up makes room under it for the deck's QR code (QR_WIDTH, EDGE from the paper's
+    edges, QR_QUIET clear of the bleed) while its top crop marks stay EDGE from the top edge.
+    Otherwise no code fits on the page, however it is moved: it is never shrunk, and the
+    sheet's first page carries it (A4 with gap plus bleed over 1.45 mm for 63 x 88 mm cards,
+    over 0.1 mm for 2.5 x 3.5 in; every Letter layout, which leaves 15.4 mm of height at most).
     """
     page_w, page_h = PAPERS[options.paper]
     card_w, card_h = SIZES[options.size]
@@ -135,17 +166,28 @@ def layout(options: SheetOptions) -> Layout:
             f"{gap:g} mm between cards leaves no room on {options.paper} for {options.size} cards",
         )
     bleed = max(0.0, min(options.bleed, gap / 2, room_w, room_h))
-    below = page_h - grid_h - 2 * (crop + bleed) - 1.5  # height left for a footer under it
-    if below >= 8:
-        qr = min(14.0, below)
-        slack = below - qr
-        y0 = 1.5 + qr + crop + bleed + slack / 2
-        footer = (1.0 + crop, 1.0, qr, "bottom")
+    x0, centred = (page_w - grid_w) / 2, (page_h - grid_h) / 2
+    under_qr = EDGE + QR_WIDTH + QR_QUIET + bleed  # the lowest the grid may sit over a code
+    highest = page_h - grid_h - bleed - crop - EDGE  # the highest, crop marks EDGE from the top
+    y0 = centred
+    if centred >= under_qr or under_qr <= highest:
+        y0 = max(centred, under_qr)
+        qr_x = x0 + QR_QUIET + 0.5  # under the first column, clear of its crop mark
+        footer = Footer(
+            (qr_x, EDGE),
+            (qr_x + QR_WIDTH + QR_QUIET + 1, EDGE + QR_WIDTH / 2 - 1),
+            False,
+            page_w - EDGE - (qr_x + QR_WIDTH + QR_QUIET + 1),
+        )
+    elif y0 - bleed - crop - 0.5 >= EDGE + FOOTER_TEXT_BAND:
+        # The text alone fits under the crop marks, across the grid's width.
+        left = max(x0, EDGE)
+        footer = Footer(None, (left, EDGE + 1), False, min(x0 + grid_w, page_w - EDGE) - left)
     else:
-        qr = max(6.0, min(12.0, room_w - bleed - 1))
-        y0 = (page_h - grid_h) / 2
-        footer = (page_w - qr - 0.5, y0, qr, "side")
-    x0 = (page_w - grid_w) / 2
+        # Up the right margin beside the bottom row, clear of the crop marks between rows,
+        # and centred across the margin (its ascenders lie left of the rotated baseline).
+        margin = (x0 + grid_w + bleed + page_w) / 2
+        footer = Footer(None, (margin + 1, y0 + 1), True, card_h - 2)
     cells = tuple(
         (x0 + column * (card_w + gap), y0 + (ROWS - 1 - row) * (card_h + gap))
         for row in range(ROWS)

@@ -20,8 +20,9 @@ def png_pages_url(deck: Deck) -> str:
 
 
 def png_page_links(deck: Deck, *, sheets: int, backs: bool, query: str) -> list[PageLink]:
-    """A link to every page after the PDF's calibration page, each carrying the form's
-    options (`query`, as the PDF's link has them); with backs, pages alternate front, back."""
+    """A link to every page after the PDF's calibration page (and its blank back), each
+    carrying the form's options (`query`, as the PDF's link has them); with backs, pages
+    alternate front, back."""
     base = png_pages_url(deck)
     extra = f"&{query}" if query else ""
     count = sheets * 2 if backs else sheets

@@ -46,7 +46,7 @@ def deck(user):
 
 def backs_at(pdf: bytes) -> list[tuple[float, float]]:
     """Where the first backs page's card backs are, in mm."""
-    page = PdfReader(io.BytesIO(pdf)).pages[2]
+    page = PdfReader(io.BytesIO(pdf)).pages[3]
     return sorted((round(x / MM, 2), round(y / MM, 2)) for (x, y, _, _), _ in marks(page).images)
 
 

@@ -89,8 +89,10 @@ def test_card_boxes_are_true_size_within_a_tenth_of_a_millimetre(client, owner, 
 
 def test_each_card_has_exactly_one_qr_code_with_its_url_inside_its_cell(client, owner):
     deck = make_deck(owner, count=11)
-    pdf = get_pdf(client, deck, gap=3, bleed=1)
-    lay = layout(SheetOptions(gap=3, bleed=1))
+    # A gap and bleed that still leave room for the deck's code under the grid (A4).
+    pdf = get_pdf(client, deck, gap=1, bleed=0.25)
+    lay = layout(SheetOptions(gap=1, bleed=0.25))
+    assert lay.bleed == 0.25 and lay.footer.qr is not None
     names = sorted(e.card.name for e in deck.entries.select_related("card"))
     expected = {
         f"http://testserver/c/{e.card.short_id}" for e in deck.entries.select_related("card")
@@ -156,10 +158,11 @@ def test_sample_cards_read_unofficial_sample(client, owner):
 
 def test_backs_follow_each_page_mirrored_for_long_edge_flipping(client, owner):
     reader = PdfReader(io.BytesIO(get_pdf(client, make_deck(owner, count=11), backs=1)))
-    assert len(reader.pages) == 1 + 2 * 2  # calibration, then fronts and backs twice
+    # The calibration page and its blank back, then fronts and backs twice.
+    assert len(reader.pages) == 2 + 2 * 2
     lay = layout(SheetOptions())
     assert lay.mirrored(0) == lay.cells[2] and lay.mirrored(5) == lay.cells[3]
-    backs = [b for b in trim_boxes(reader.pages[4]) if abs(b[2] / MM - 63) < 0.1]
+    backs = [b for b in trim_boxes(reader.pages[5]) if abs(b[2] / MM - 63) < 0.1]
     # 2 cards on the last page: their backs sit at the right of the first row
     assert sorted(round(b[0] / MM, 1) for b in backs) == sorted(
         round(lay.mirrored(i)[0], 1) for i in range(2)
@@ -234,7 +237,7 @@ def test_a_private_decks_proxies_are_a_404_for_others(client, owner):
 def test_bleed_is_given_only_where_the_page_allows():
     assert layout(SheetOptions(bleed=3, gap=0)).bleed == 0  # it would cover the next card
     assert layout(SheetOptions(bleed=3, gap=6)).bleed < 3  # A4 has no room for 3 mm here
-    assert layout(SheetOptions(paper="letter", size="2.5x3.5")).footer[3] == "side"
+    assert layout(SheetOptions(paper="letter", size="2.5x3.5")).footer.rotated
 
 
 def test_options_parse_from_query_parameters():

@@ -1,6 +1,8 @@
 """Backs pages read back from the PDF: the game's own back in every mirrored cell at trim size,
 its field colour in the bleed, and the whole page moved by the printer's back offset (the
-fronts never move). Offsets out of range or not plain numbers are 400s naming the option."""
+fronts never move). Offsets out of range or not plain numbers are 400s naming the option.
+Printed double-sided, every page of cards falls on the front of a sheet of paper with its
+backs behind it, in every game."""
 
 import io
 
@@ -13,14 +15,15 @@ from PIL import Image
 from pypdf import PdfReader
 from rest_framework.test import APIClient
 
-from cardsite.catalogue.faces.back import back_file
+from cardsite.catalogue.faces.back import back_file, game_url
 from cardsite.catalogue.models import Card, Game
 from decks.printing import deck_order, print_order
 from decks.proxies import MAX_BACK_OFFSET, MM, SheetOptions, layout, parse_options
 from decks.services import Intake, RequestedCard, deck_create
-from engines import get_engine
+from engines import ENGINES, get_engine
 from engines.errors import InputError
 from tests.decks.pdf_marks import marks
+from tests.decks.printed import qpdf_check, rasterise, scan
 
 pytestmark = pytest.mark.django_db
 GAME = "conquest-of-orion"
@@ -60,10 +63,68 @@ def card_sized(boxes, lay):
     )
 
 
+def game_deck(owner, slug, count):
+    """A deck of the game's first `count` cards by short id, one copy of each."""
+    engine = get_engine(slug)
+    cards = Card.objects.filter(game__slug=slug).order_by("short_id")[:count]
+    return deck_create(
+        owner=owner,
+        game=Game.objects.get(slug=slug),
+        format_slug=engine.formats[0].slug,
+        name=f"{engine.name} duplex",
+        visibility="public",
+        intake=Intake(tuple(RequestedCard(1, None, c.short_id) for c in cards)),
+    )
+
+
+@pytest.mark.parametrize("slug", sorted(ENGINES))
+def test_printed_duplex_each_page_of_cards_is_odd_with_its_backs_mirrored_behind_it(
+    client, owner, slug, tmp_path
+):
+    deck = game_deck(owner, slug, count=11)  # pages of 9 and 2 cards
+    response = client.get(f"/decks/{deck.share_key}/proxies.pdf", {"backs": "1"})
+    assert response.status_code == 200, response.content[:300]
+    pages = PdfReader(io.BytesIO(response.content)).pages
+    order = deck_order(deck, SheetOptions(backs=True))
+    names = dict(
+        Card.objects.filter(pk__in=[pk for pk, _ in order["entries"]]).values_list("pk", "name")
+    )
+    copies = [names[pk] for pk, quantity in order["entries"] for _ in range(quantity)]
+    chunks = [copies[i : i + 9] for i in range(0, len(copies), 9)]
+    assert [len(chunk) for chunk in chunks] == [9, 2]
+    # The calibration page and its blank back are the first sheet of paper.
+    assert len(pages) == 2 + 2 * len(chunks) and len(pages) % 2 == 0
+    first = pages[0].extract_text()
+    assert "Print at 100% / actual size" in first
+    assert "flipping on the long edge. This page's back is blank," in first
+    blank = marks(pages[1])
+    assert (blank.stroked, blank.filled, blank.images, blank.lines) == ([], [], [], [])
+    assert "left blank" in pages[1].extract_text()
+    lay = layout(SheetOptions(backs=True))
+    for k, chunk in enumerate(chunks, start=1):
+        # Page 2k+1 holds the k-th page of cards, page 2k+2 (its back) their backs, mirrored.
+        fronts, backs = pages[2 * k], pages[2 * k + 1]
+        where = sorted((round(x * MM, 3), round(y * MM, 3)) for x, y in lay.cells[: len(chunk)])
+        mirrored = sorted(
+            (round(x * MM, 3), round(y * MM, 3)) for x, y in map(lay.mirrored, range(len(chunk)))
+        )
+        assert card_sized(marks(fronts).stroked, lay) == where
+        text = fronts.extract_text()
+        assert all(name in text for name in chunk), (k, chunk)
+        assert f"page {k} of {len(chunks)}" in text
+        assert card_sized([box for box, _ in marks(backs).images], lay) == mirrored
+        assert backs.extract_text().strip() == ""
+    checked = qpdf_check(response.content, tmp_path)
+    assert checked.returncode == 0 and "No syntax or stream encoding errors" in checked.stdout
+    # Each back's own code, to the game's page, reads as printed at 150 dpi.
+    (first_backs,) = rasterise(response.content, tmp_path / "pages", pages="4")
+    assert scan(first_backs) == [game_url(get_engine(slug))] * 9
+
+
 def test_every_mirrored_cell_shows_the_games_back_at_trim_size(client, owner):
     pages = pdf_pages(client, make_deck(owner, count=11))
     lay = layout(SheetOptions(backs=True))
-    for page, count in ((pages[2], 9), (pages[4], 2)):
+    for page, count in ((pages[3], 9), (pages[5], 2)):
         found = marks(page)
         expected = sorted(
             (round(x * MM, 3), round(y * MM, 3)) for x, y in map(lay.mirrored, range(count))
@@ -72,10 +133,10 @@ def test_every_mirrored_cell_shows_the_games_back_at_trim_size(client, owner):
         assert card_sized(found.stroked, lay) == expected  # the trim boxes
         assert len({name for _, name in found.images}) == 1
     # The picture drawn is the game's back itself, embedded once for the whole sheet.
-    embedded = pages[2].images[0].image.convert("RGB")
+    embedded = pages[3].images[0].image.convert("RGB")
     with Image.open(back_file(GAME)) as back:
         assert np.array_equal(np.asarray(embedded), np.asarray(back.convert("RGB")))
-    assert pages[2]["/Resources"]["/XObject"] == pages[4]["/Resources"]["/XObject"]
+    assert pages[3]["/Resources"]["/XObject"] == pages[5]["/Resources"]["/XObject"]
 
 
 def test_the_bleed_around_each_back_is_the_backs_field_colour(client, owner):
@@ -86,7 +147,7 @@ def test_the_bleed_around_each_back_is_the_backs_field_colour(client, owner):
     rgb = tuple(round(int(field[i : i + 2], 16) / 255, 2) for i in (1, 3, 5))
     bleeds = [
         (box, colour)
-        for box, colour in marks(pages[2]).filled
+        for box, colour in marks(pages[3]).filled
         if abs(box[2] - (lay.card[0] * MM + 2 * b)) < 0.01
         and abs(box[3] - (lay.card[1] * MM + 2 * b)) < 0.01
     ]
@@ -107,7 +168,7 @@ def test_each_backs_page_moves_by_the_offset_and_the_fronts_do_not(client, owner
     # Right and up as the printer's error is read from the front: cancelled by (+x, -y) in
     # the backs page's own coordinates.
     dx, dy = x * MM, -y * MM
-    for index in (2, 4):
+    for index in (3, 5):
         before, after = marks(still[index]), marks(moved[index])
         for name in ("stroked", "images", "lines"):
             a = [item[0] if name != "stroked" else item for item in getattr(before, name)]
@@ -117,7 +178,7 @@ def test_each_backs_page_moves_by_the_offset_and_the_fronts_do_not(client, owner
                 assert abs((new[0] - old[0]) / MM - x) < 0.1, name  # to 0.1 mm, and exactly:
                 assert new[0] - old[0] == pytest.approx(dx, abs=1e-3)
                 assert new[1] - old[1] == pytest.approx(dy, abs=1e-3)
-    for index in (1, 3):  # the fronts: every mark and every word where it was
+    for index in (2, 4):  # the fronts: every mark and every word where it was
         assert marks(moved[index]) == marks(still[index])
         assert moved[index].extract_text() == still[index].extract_text()
 
@@ -133,15 +194,15 @@ def test_a_queued_order_without_a_game_slug_still_prints_its_games_back(owner):
     order = deck_order(make_deck(owner, count=2), SheetOptions(backs=True))
     del order["game_slug"]  # as a job queued before the slug was part of an order
     pages = PdfReader(io.BytesIO(print_order(order))).pages
-    assert len(marks(pages[2]).images) == 2
+    assert len(marks(pages[3]).images) == 2
 
 
 def test_a_game_no_engine_knows_gets_the_plain_back(owner):
     order = deck_order(make_deck(owner, count=2), SheetOptions(backs=True))
     order["game_slug"] = "a-game-that-left"
     pages = PdfReader(io.BytesIO(print_order(order))).pages
-    assert marks(pages[2]).images == []
-    assert len(card_sized(marks(pages[2]).stroked, layout(SheetOptions()))) == 2
+    assert marks(pages[3]).images == []
+    assert len(card_sized(marks(pages[3]).stroked, layout(SheetOptions()))) == 2
 
 
 def test_a_backs_page_rendered_shows_the_games_back_in_each_mirrored_cell(client, owner):
@@ -149,7 +210,7 @@ def test_a_backs_page_rendered_shows_the_games_back_in_each_mirrored_cell(client
     deck = make_deck(owner, count=2)
     response = client.get(f"/decks/{deck.share_key}/proxies.pdf", {"backs": "1"})
     dpi = 150
-    page = pypdfium2.PdfDocument(response.content)[2].render(scale=dpi / 72).to_pil()
+    page = pypdfium2.PdfDocument(response.content)[3].render(scale=dpi / 72).to_pil()
     lay = layout(SheetOptions())
     with Image.open(back_file(GAME)) as back:
         for index in range(2):
@@ -211,8 +272,8 @@ def test_the_command_takes_the_offsets_as_flags_and_names_a_bad_one(owner, tmp_p
     call_command(
         "proxies", f"--deck={deck.share_key}", "-o", str(still), "--backs=1", stdout=io.StringIO()
     )
-    moved = [box[0] for box, _ in marks(PdfReader(out).pages[2]).images]
-    unmoved = [box[0] for box, _ in marks(PdfReader(still).pages[2]).images]
+    moved = [box[0] for box, _ in marks(PdfReader(out).pages[3]).images]
+    unmoved = [box[0] for box, _ in marks(PdfReader(still).pages[3]).images]
     assert [round((a - b) / MM, 2) for a, b in zip(moved, unmoved, strict=True)] == [1.3, 1.3]
     with pytest.raises(CommandError, match="--back-offset-y"):
         call_command("proxies", *common, "--back-offset-y=9", stdout=io.StringIO())

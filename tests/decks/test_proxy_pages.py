@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 
 from cardsite.catalogue.models import Card, Game
 from decks.images import deck_images_folder
-from decks.proxies import MAX_SHEET_CARDS
+from decks.proxies import MAX_SHEET_CARDS, lead_pages, parse_options
 from decks.services import Intake, RequestedCard, deck_create, deck_update
 from decks.sheet_pages import KIND, PAGE_DPI
 
@@ -55,7 +55,10 @@ def image(response):
     return Image.open(io.BytesIO(response.content))
 
 
-def pdf_page(client, deck, index, **options):
+def pdf_page(client, deck, page, **options):
+    """Page `page` of the sheet's pages of cards and backs: the PDF's page after its
+    calibration page (and, with backs, that page's blank back)."""
+    index = page - 1 + lead_pages(parse_options(options))
     """The PDF's page `index` (0 is its calibration page) rendered by pdfium at 300 dpi."""
     document = pypdfium2.PdfDocument(
         client.get(f"/api/v1/decks/{deck.share_key}/proxies.pdf", options).content
