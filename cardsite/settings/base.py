@@ -269,6 +269,7 @@ REST_FRAMEWORK = {
     # Token first: a bad token then gets 401 with WWW-Authenticate, not a bare 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
+        "cardsite.api.authentication.BearerTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     # drf-spectacular's, plus the error responses every operation can give (cardsite/api/schema.py).
