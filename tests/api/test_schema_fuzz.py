@@ -26,8 +26,10 @@ from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.renderers import OpenApiJsonRenderer
 from hypothesis import strategies as st
-from openapi_core import OpenAPI
+from openapi_core import Config, OpenAPI
 from openapi_core.contrib.requests import RequestsOpenAPIRequest
+from openapi_core.deserializing.media_types.util import plain_loads
+from openapi_core.validation.response.exceptions import MissingData
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 from schemathesis.core.control import SkipTest
@@ -331,7 +333,11 @@ def with_a_worker(settings, fuzzer):
     settings.JOB_GOLDFISH_RUNS = 2_000
 
 
-OPENAPI_CORE = OpenAPI.from_dict(SERVED_SCHEMA)
+# openapi-core reads text/plain as text but has no reader for text/csv (a collection's
+# export), which is text all the same.
+OPENAPI_CORE = OpenAPI.from_dict(
+    SERVED_SCHEMA, config=Config(extra_media_type_deserializers={"text/csv": plain_loads})
+)
 
 
 @dataclass(frozen=True)
@@ -360,6 +366,11 @@ def _validated_by_openapi_core(response: Any) -> None:
     )
     try:
         OPENAPI_CORE.validate_response(RequestsOpenAPIRequest(request), answer)
+    except MissingData:
+        # openapi-core takes an empty body for a missing one; an empty text (the export of an
+        # empty collection) is a string as the schema says.
+        if response.content or not answer.content_type.startswith("text/"):
+            raise
     except Exception as exc:
         causes = []
         cause: BaseException | None = exc
