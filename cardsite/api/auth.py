@@ -1,5 +1,6 @@
 """Personal API tokens: POST username and password for a token, DELETE it to revoke it. A new
-password, by whatever path it is set, revokes the user's tokens."""
+password, by whatever path it is set, revokes the user's tokens. A token is sent as
+`Authorization: Token <token>` or `Authorization: Bearer <token>` (cardsite.api.authentication)."""
 
 from typing import Any
 
@@ -41,7 +42,7 @@ class TokenView(APIView):
     @extend_schema(
         request=TokenRequestSerializer,
         responses={200: TokenResponse},
-        summary="Your API token, for Authorization: Token <token>",
+        summary="Your API token, for Authorization: Token <token> or Bearer <token>",
     )
     def post(self, request: Request) -> Response:
         serializer = TokenRequestSerializer(data=request.data, context={"request": request})

@@ -38,6 +38,10 @@ _USERNAME = (
     "earlier requests."
 )
 _POOL = "`pool`: whether you are in a pool already, or in none, is a fact of earlier requests."
+_CONFIRM_EMPTY = (
+    "`confirm_empty`: a `replace` by a list that names no card would empty the game's "
+    "collection, so it must be true."
+)
 
 REFUSALS: dict[str, tuple[str, ...]] = {
     "POST /api/v1/auth/token/": (
@@ -98,10 +102,14 @@ REFUSALS: dict[str, tuple[str, ...]] = {
     ),
     "POST /api/v1/collection/pool/leave/": (_POOL,),
     "POST /api/v1/collection/import/": (
-        "`text`, `csv`: each line names a card or printing of the catalogue, within the "
-        "import's lines and bytes, in UTF-8 (problems are named by line).",
-        "`confirm_empty`: a `replace` by a list that names no card would empty the game's "
-        "collection, so it must be true.",
+        "`text`: each line names a card or printing of the catalogue, within the import's "
+        "lines and bytes (problems are named by line).",
+        _CONFIRM_EMPTY,
+    ),
+    "POST /api/v1/collection/import/csv/": (
+        "`csv`: each line names a card or printing of the catalogue, within the import's "
+        "lines and bytes, in UTF-8 (problems are named by line).",
+        _CONFIRM_EMPTY,
     ),
 }
 HEADING = "**A well-formed request is still a 400 when:**"

@@ -9,6 +9,11 @@ an error a view declares without a body gets the Error body too.
 It also states two rules the code keeps that DRF's schema leaves out: that a trimmed string
 may not be blank (whitespace only), and (add_rules_across_fields) a rule across a request
 serializer's fields, its `schema_extra`.
+
+And it writes two things in the form OpenAPI 3.0 and its tools read: a nested serializer that
+may be null inline, as an object with `nullable` (drf-spectacular's `allOf: [$ref]` beside
+`nullable` has no `type`, so 3.0.3 ignores the `nullable` and validators refuse the null); and
+an operation open to anyone with `security: []` said outright, rather than left out.
 """
 
 import copy
@@ -44,6 +49,11 @@ class ApiSchema(AutoSchema):
     def _map_serializer_field(
         self, field: Any, direction: str, bypass_extensions: bool = False
     ) -> dict[str, Any]:
+        if isinstance(field, serializers.Serializer) and field.allow_null:
+            # The nested object itself, not a component: OpenAPI 3.0 has no nullable $ref.
+            inline: dict[str, Any] = self._map_serializer(field, direction, bypass_extensions)
+            meta = self._get_serializer_field_meta(field, direction)
+            return {**inline, **meta, "nullable": True}
         schema: dict[str, Any] = super()._map_serializer_field(field, direction, bypass_extensions)
         if (
             direction == "request"
@@ -89,6 +99,10 @@ class ApiSchema(AutoSchema):
                 "description": "Seconds to wait before asking again.",
             }
         operation["responses"] = dict(sorted(responses.items()))
+        if not self.view.get_authenticators():
+            # No authenticator reads a header here: say so, rather than leave the operation
+            # without a security requirement (which reads as "see the document's").
+            operation["security"] = []
         return operation
 
     def _possible_errors(self, operation: dict[str, Any]) -> dict[int, str]:
@@ -122,12 +136,19 @@ def add_rules_across_fields(
 ) -> dict[str, Any]:
     """A drf-spectacular postprocessing hook: each request serializer's `schema_extra` (JSON
     Schema keywords such as oneOf, for a rule across its fields that its validate() keeps)
-    added to its component. After the enum hook, which would otherwise lift the enums inside
-    those keywords into components of their own."""
+    added to its component, one `allOf` entry a keyword. After the enum hook, which would
+    otherwise lift the enums inside those keywords into components of their own.
+
+    Under `allOf`, not beside `properties`: a validator reads both the same, but a client
+    generator takes a top-level oneOf or anyOf for a union of its branches, and the branches
+    (one a game, naming only the fields that game narrows) would stand for the whole body,
+    without its name, visibility or text. openapi-python-client reads an allOf entry's own
+    `properties` only, so the body stays one model of every field."""
     schemas = result.get("components", {}).get("schemas", {})
     # The registry has no public way to list its components; they map names to serializers.
     for component in generator.registry._components.values():
         extra = getattr(component.object, "schema_extra", None)
         if extra and component.name.endswith("Request") and component.name in schemas:
-            schemas[component.name].update(copy.deepcopy(extra))
+            rules = [{keyword: copy.deepcopy(value)} for keyword, value in extra.items()]
+            schemas[component.name].setdefault("allOf", []).extend(rules)
     return result

@@ -271,6 +271,7 @@ REST_FRAMEWORK = {
     # Token first: a bad token then gets 401 with WWW-Authenticate, not a bare 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
+        "cardsite.api.authentication.BearerTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     # drf-spectacular's, plus the error responses every operation can give (cardsite/api/schema.py).
@@ -316,11 +317,16 @@ SPECTACULAR_SETTINGS = {
         "Cards, sets and factions of five card games, and decks built from them. Anyone may "
         "read and search the catalogue, read public decks, and check a decklist "
         "(`POST /api/v1/decks/validate/`); with a token from `POST /api/v1/auth/token/`, sent "
-        "as `Authorization: Token <token>`, you create, replace, change, delete, export and "
-        "fork your own decks (`POST /api/v1/decks/` answers 201 with the new deck's URL in "
-        "`Location`). Goldfish simulations, odds and proxy sheets are open too. Request "
-        "bodies are JSON. No text in a request (a value, a property name, a query string) "
-        "may hold a NUL character or an unpaired surrogate: such a request is a 400."
+        "as `Authorization: Token <token>` or `Authorization: Bearer <token>` (the same "
+        "token), you create, replace, change, delete, export and fork your own decks "
+        "(`POST /api/v1/decks/` answers 201 with the new deck's URL in `Location`). Goldfish "
+        "simulations, odds and proxy sheets are open too. Request bodies are JSON, but for a "
+        "collection's CSV file (`POST /api/v1/collection/import/csv/`, multipart). Proxy "
+        "sheets answer `application/pdf` and `image/png`: a generated client should read "
+        "them as bytes (for openapi-python-client, `content_type_overrides` mapping both to "
+        "`application/octet-stream`). No text in a request (a value, a property name, a "
+        "query string) may hold a NUL character or an unpaired surrogate: such a request is "
+        "a 400."
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,

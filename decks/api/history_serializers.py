@@ -52,11 +52,11 @@ class ChangedSerializer(serializers.Serializer):
     zone = serializers.CharField(help_text="One of the game's zones, or `maybe` (planned).")
 
 
-def from_and_to(serializer: type[serializers.Serializer], field: Any) -> None:
+def from_and_to(serializer: type[serializers.Serializer], make: Any) -> None:
     """Declare `from` and `to` on a serializer: `from` is a Python keyword, so no class body
     can name it."""
-    serializer._declared_fields["from"] = field(allow_null=field is serializers.JSONField)
-    serializer._declared_fields["to"] = field(allow_null=field is serializers.JSONField)
+    serializer._declared_fields["from"] = make()
+    serializer._declared_fields["to"] = make()
 
 
 from_and_to(ChangedSerializer, serializers.IntegerField)
@@ -66,7 +66,8 @@ class SettingChangeSerializer(serializers.Serializer):
     """A setting's value before and after."""
 
 
-from_and_to(SettingChangeSerializer, serializers.JSONField)
+# Every setting (decks.services.history.settings_of) is text, and the faction may be none.
+from_and_to(SettingChangeSerializer, lambda: serializers.CharField(allow_null=True))
 
 
 class DiffSerializer(serializers.Serializer):

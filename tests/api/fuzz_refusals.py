@@ -20,6 +20,7 @@ SAVED_DECK_GOLDFISH = {"POST /api/v1/decks/{id}/goldfish/"}
 SHARE, CREATE_POOL = "POST /api/v1/collection/shares/", "POST /api/v1/collection/pool/"
 INVITE, ACCEPT = "POST /api/v1/collection/pool/invite/", "POST /api/v1/collection/pool/accept/"
 LEAVE = "POST /api/v1/collection/pool/leave/"
+IMPORTS = {"POST /api/v1/collection/import/", "POST /api/v1/collection/import/csv/"}
 REFUSED_FOR_A_FACT = [
     # Who holds which password.
     (
@@ -77,14 +78,14 @@ REFUSED_FOR_A_FACT = [
     # encoding are counted in lines and bytes (every problem starts "line N"). An empty file
     # part never reaches the view: Django's multipart parser drops it.
     (
-        {"POST /api/v1/collection/import/"},
+        IMPORTS,
         "text|csv",
         r"line \d+|An import (is|has) at most|The file (is not UTF-8|holds a NUL)"
         r"|The submitted file is empty|No file was submitted",
     ),
     # Whether a replace's list names a card depends on what its lines say: one naming none
     # would empty the game, so it needs confirm_empty (as the field's description says).
-    ({"POST /api/v1/collection/import/"}, "confirm_empty", "The list names no card"),
+    (IMPORTS, "confirm_empty", "The list names no card"),
     # No text anywhere in a request may hold a NUL (cardsite/api/parsers.py, and the query
     # string's check in cardsite/middleware.py). The schema's description says so, but
     # OpenAPI 3.0 cannot say it of property names, and the generator puts NULs in them.

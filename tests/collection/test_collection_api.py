@@ -27,6 +27,7 @@ def held(user):
         ("get", BASE),
         ("put", BASE + "cards/x/"),
         ("post", BASE + "import/"),
+        ("post", BASE + "import/csv/"),
         ("get", BASE + "export/"),
     ],
 )
@@ -107,7 +108,7 @@ def test_a_csv_upload_imports_and_export_writes_it_back(alice, bob, cards):
 
     upload = SimpleUploadedFile("mine.csv", written.content, content_type="text/csv")
     response = client_for(bob).post(
-        BASE + "import/", {"csv": upload, "game": GAME}, format="multipart"
+        BASE + "import/csv/", {"csv": upload, "game": GAME}, format="multipart"
     )
     assert response.status_code == 200, response.content
     assert held(bob) == held(alice)
@@ -137,6 +138,15 @@ def test_an_empty_replace_is_a_400_naming_confirm_empty_until_confirmed(alice, c
     assert held(alice) == {}
 
 
+def test_a_csv_file_sent_to_the_json_import_is_a_415_naming_the_upload_url(alice):
+    csv = SimpleUploadedFile("c.csv", b"set,number,quantity\n", content_type="text/csv")
+    response = client_for(alice).post(
+        BASE + "import/", {"csv": csv, "game": GAME}, format="multipart"
+    )
+    assert response.status_code == 415
+    assert "/api/v1/collection/import/csv/" in response.json()["detail"]
+
+
 def test_an_uploaded_csv_of_a_header_alone_replaces_only_when_confirmed(alice, cards):
     collection_set_quantity(owner=alice, card=cards[0], quantity=5)
     api = client_for(alice)
@@ -144,7 +154,7 @@ def test_an_uploaded_csv_of_a_header_alone_replaces_only_when_confirmed(alice, c
     def upload(**extra: str) -> int:
         csv = SimpleUploadedFile("c.csv", b"set,number,quantity\n", content_type="text/csv")
         body = {"csv": csv, "game": GAME, "mode": "replace", **extra}
-        return api.post(BASE + "import/", body, format="multipart").status_code
+        return api.post(BASE + "import/csv/", body, format="multipart").status_code
 
     assert upload() == 400
     assert held(alice) == {cards[0].short_id: 5}

@@ -16,6 +16,7 @@ from cardsite.collection.services import MAX_IMPORT_BYTES, MAX_IMPORT_LINES
 pytestmark = pytest.mark.django_db
 GAME = "conquest-for-the-capital"
 IMPORT = "/api/v1/collection/import/"
+UPLOAD = "/api/v1/collection/import/csv/"
 
 
 @pytest.fixture
@@ -56,7 +57,7 @@ def test_the_readme_states_the_collection_limits():
 def test_an_upload_past_1_mb_is_a_400_naming_csv_and_the_limit(api):
     body = b"name,quantity\n" + b"x" * MAX_IMPORT_BYTES
     upload = SimpleUploadedFile("big.csv", body, content_type="text/csv")
-    response = api.post(IMPORT, {"csv": upload, "game": GAME}, format="multipart")
+    response = api.post(UPLOAD, {"csv": upload, "game": GAME}, format="multipart")
     assert response.status_code == 400
     assert "1,000,000 bytes" in response.json()["errors"]["csv"][0]
     assert nothing_stored()
@@ -82,7 +83,7 @@ def test_10000_lines_of_one_card_are_a_problem_past_999_copies_not_a_crash(api, 
 def test_strange_quantities_in_a_csv_each_name_their_line(api, card, quantity):
     body = f"name,quantity\n{card.name},{quantity}\n".encode()
     upload = SimpleUploadedFile("q.csv", body, content_type="text/csv")
-    response = api.post(IMPORT, {"csv": upload, "game": GAME}, format="multipart")
+    response = api.post(UPLOAD, {"csv": upload, "game": GAME}, format="multipart")
     assert response.status_code == 400
     assert response.json()["errors"]["csv"][0].startswith("line 2, quantity")
     assert nothing_stored()
@@ -109,7 +110,7 @@ def test_strange_quantities_in_pasted_text_each_name_their_line(api, card, line)
 )
 def test_broken_csv_files_are_a_400_never_a_500(api, body):
     upload = SimpleUploadedFile("bad.csv", body, content_type="text/csv")
-    response = api.post(IMPORT, {"csv": upload, "game": GAME}, format="multipart")
+    response = api.post(UPLOAD, {"csv": upload, "game": GAME}, format="multipart")
     assert response.status_code == 400
     assert "csv" in response.json()["errors"]
     assert nothing_stored()
@@ -130,7 +131,7 @@ def test_a_csv_naming_another_game_than_the_one_chosen_names_its_line(api):
     other = Card.objects.exclude(game__slug=GAME).select_related("game", "card_set").first()
     body = f"game,set,number,quantity\n{other.game.slug},{other.card_set.code},{other.number},1\n"
     upload = SimpleUploadedFile("g.csv", body.encode(), content_type="text/csv")
-    response = api.post(IMPORT, {"csv": upload, "game": GAME}, format="multipart")
+    response = api.post(UPLOAD, {"csv": upload, "game": GAME}, format="multipart")
     assert response.status_code == 400
     assert response.json()["errors"]["csv"][0].startswith("line 2, game")
 

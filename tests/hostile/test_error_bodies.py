@@ -19,6 +19,7 @@ from tests.hostile.test_collection_limits import readme_limits
 pytestmark = pytest.mark.django_db
 GAME = "conquest-for-the-capital"
 IMPORT = "/api/v1/collection/import/"
+UPLOAD = "/api/v1/collection/import/csv/"
 VALIDATE = "/api/v1/decks/validate/"
 SMALL = 64 * 1024
 
@@ -54,7 +55,7 @@ def test_a_collection_list_of_10000_unknown_cards_answers_100_problems_and_a_cou
 def test_a_collection_csv_of_10000_bad_rows_answers_100_problems_and_a_count(api):
     body = "name,quantity\n" + "".join(f"Card {i},lots\n" for i in range(MAX_IMPORT_LINES - 1))
     upload = SimpleUploadedFile("bad.csv", body.encode(), content_type="text/csv")
-    response = api.post(IMPORT, {"csv": upload, "game": GAME}, format="multipart")
+    response = api.post(UPLOAD, {"csv": upload, "game": GAME}, format="multipart")
     assert response.status_code == 400
     assert len(response.content) < SMALL
     listed = response.json()["errors"]["csv"]
@@ -89,7 +90,7 @@ def test_a_decklist_of_1000_unreadable_lines_answers_100_problems_and_a_count(ap
 def test_a_collection_csv_header_of_50000_columns_is_refused_naming_the_limit(api):
     header = ",".join(f"c{i}" for i in range(50_000))
     upload = SimpleUploadedFile("wide.csv", f"{header}\n".encode(), content_type="text/csv")
-    response = api.post(IMPORT, {"csv": upload, "game": GAME}, format="multipart")
+    response = api.post(UPLOAD, {"csv": upload, "game": GAME}, format="multipart")
     assert response.status_code == 400
     assert len(response.content) < 2_000
     message = " ".join(response.json()["errors"]["csv"])

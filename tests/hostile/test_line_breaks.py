@@ -20,6 +20,7 @@ from engines.bounds import CSV_BREAKS, count_lines
 pytestmark = pytest.mark.django_db
 GAME = "conquest-for-the-capital"
 IMPORT = "/api/v1/collection/import/"
+UPLOAD = "/api/v1/collection/import/csv/"
 VALIDATE = "/api/v1/decks/validate/"
 # Every break str.splitlines() knows, and CR LF (one break).
 BREAKS = ["\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029", "\r\n"]
@@ -82,7 +83,7 @@ def test_a_decklist_past_1000_lines_by_any_line_break_is_refused(api, brk):
 def test_a_collection_csv_past_10000_lines_by_csv_line_ends_is_refused(api, brk):
     body = brk.join(["name,quantity", *["No Such Card,1"] * MAX_IMPORT_LINES])
     upload = SimpleUploadedFile("big.csv", body.encode(), content_type="text/csv")
-    response = api.post(IMPORT, {"csv": upload, "game": GAME}, format="multipart")
+    response = api.post(UPLOAD, {"csv": upload, "game": GAME}, format="multipart")
     assert f"at most {MAX_IMPORT_LINES:,} lines" in errors(response, "csv")
     assert not CollectionCard.objects.exists()
 
@@ -91,10 +92,10 @@ def test_a_collection_csv_with_cr_line_ends_is_read_line_by_line(api):
     card = Card.objects.filter(card_set__code="CFC-SMP").order_by("number_sort").first()
     body = f"set,number,quantity\rCFC-SMP,{card.number},2\rCFC-SMP,nope,1\r"
     upload = SimpleUploadedFile("mac.csv", body.encode(), content_type="text/csv")
-    response = api.post(IMPORT, {"csv": upload, "game": GAME}, format="multipart")
+    response = api.post(UPLOAD, {"csv": upload, "game": GAME}, format="multipart")
     assert "line 3, set: " in errors(response, "csv")
     upload = SimpleUploadedFile("mac.csv", body.encode()[:-15], content_type="text/csv")
-    response = api.post(IMPORT, {"csv": upload, "game": GAME}, format="multipart")
+    response = api.post(UPLOAD, {"csv": upload, "game": GAME}, format="multipart")
     assert response.status_code == 200, response.content
     assert CollectionCard.objects.get().quantity == 2
 

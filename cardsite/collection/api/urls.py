@@ -13,6 +13,7 @@ from cardsite.collection.api.sharing import (
 from cardsite.collection.api.views import (
     CollectionCardView,
     CollectionExportView,
+    CollectionImportCsvView,
     CollectionImportView,
     CollectionListView,
 )
@@ -21,6 +22,7 @@ urlpatterns = [
     path("collection/", CollectionListView.as_view(), name="collection"),
     path("collection/cards/<str:card_id>/", CollectionCardView.as_view(), name="collection-card"),
     path("collection/import/", CollectionImportView.as_view(), name="collection-import"),
+    path("collection/import/csv/", CollectionImportCsvView.as_view(), name="collection-import-csv"),
     path("collection/export/", CollectionExportView.as_view(), name="collection-export"),
     # Who may read a collection, and the pool that counts several as one.
     path("collection/shares/", SharesView.as_view(), name="collection-shares"),
