@@ -462,9 +462,12 @@ def saved_pages(
                     resolve(path.split("?")[0])
                 except Resolver404:
                     continue
-            response = contexts[state].request.get(_server + path)
+            # As generous as the walk: a busy machine simulates goldfish slowly.
+            response = contexts[state].request.get(_server + path, timeout=90_000)
             assert response.status == site_page.status, f"{path} answered {response.status}"
-            (folder / f"{case.id}.html").write_bytes(response.body())
+            # Only HTML is theirs to check (a sitemap or a feed in the list is not).
+            if response.headers.get("content-type", "").startswith("text/html"):
+                (folder / f"{case.id}.html").write_bytes(response.body())
     return folder
 
 
