@@ -31,11 +31,15 @@ test: install lint browser print-tools suite
 suite: install
 	$(BIN)/pytest
 
-# The browser tests drive Debian's Chromium (Playwright's own browser download cannot be used).
+# The browser tests drive Debian's Chromium (Playwright's own browser download cannot be used),
+# and check the pages with the W3C Nu checker (vnu.jar, from npm), which needs a Java runtime.
 browser:
 	@command -v chromium >/dev/null || { \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
 	  else echo "The browser tests need Chromium: sudo apt-get install chromium" >&2; exit 1; fi; }
+	@command -v java >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless; \
+	  else echo "The Nu checker needs Java: sudo apt-get install default-jre-headless" >&2; exit 1; fi; }
 
 # The proxy sheet tests read PDFs with the real tools: poppler's pdftoppm renders pages, zbar's
 # zbarimg reads their QR codes, qpdf checks the file.

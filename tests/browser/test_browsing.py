@@ -35,3 +35,19 @@ def test_a_query_that_cannot_be_read_shows_where_it_went_wrong(server, page):
     page.goto(server + "/search/?q=" + "(t:unit")
     expect(page.get_by_role("alert")).to_contain_text("never closed")
     expect(page.locator(".query-caret mark")).to_have_text("(t:unit")
+
+
+def test_the_header_search_has_a_button_that_sends_it_at_either_width(server, page, shoot):
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 844})
+        page.goto(server + "/syntax/")
+        header = page.locator(".site-header")
+        header.get_by_role("searchbox", name="Search cards").fill("is:apex")
+        button = header.get_by_role("button", name="Search cards")
+        box = button.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= width  # on screen, not off it
+        button.click()
+        expect(page).to_have_url(re.compile(r"/search/\?q=is%3Aapex$"))
+        expect(page.locator(".results-bar .count")).to_contain_text("cards")
+    page.goto(server + "/")
+    shoot("header")

@@ -1,5 +1,7 @@
 """Every page of the site, signed out and signed in: at 390 px nothing scrolls sideways, and
-axe-core (WCAG 2.1 AA) finds no violation in the light theme or the dark one.
+axe-core (WCAG 2.1 AA) finds no violation in the light theme or the dark one. The same pages,
+as the server sends them, are valid HTML: the W3C Nu checker finds no error in any of them,
+nor does html-validate (.htmlvalidate.mjs).
 
 One browser context per sign-in state serves the whole module; each page gets a fresh tab in
 it. A failure names the page, the theme, axe's rule ids with their targets, or the elements
@@ -37,6 +39,7 @@ from decks.services import (
 )
 from engines import ENGINES
 from tests.browser.conftest import DESKTOP, PHONE, delete_committed, sign_in
+from tests.browser.markup import html_validate_errors, nu_errors
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -104,16 +107,10 @@ PAGES = [
     SitePage("login", who="visitor"),
     SitePage("signup", who="visitor"),
     SitePage("password-reset", who="visitor"),
-    # Swagger UI draws the whole page from its own scripts and markup, and its <html> has no
-    # lang (drf-spectacular's template); our part of the page is the schema it reads.
-    SitePage(
-        "api-docs",
-        who="visitor",
-        axe_exclude=("#swagger-ui",),
-        axe_rules_off=("html-has-lang",),
-        # Its whole page is drf-spectacular's; robots.txt keeps crawlers out of /api/.
-        described=False,
-    ),
+    # Swagger UI draws the whole page from its own scripts and markup; our part of the page
+    # is the schema it reads, and the page around it (templates/drf_spectacular/).
+    # robots.txt keeps crawlers out of /api/, so it needs no description.
+    SitePage("api-docs", who="visitor", axe_exclude=("#swagger-ui",), described=False),
     SitePage("not-found", status=404),
 ]
 CASES = [
@@ -450,3 +447,42 @@ def test_the_narrow_menu_opens_inside_the_page_and_passes_axe(
         problems += [f"axe {v['id']} in the {theme} theme: " + "; ".join(v["nodes"]) for v in found]
     shoot("menu-open")
     assert not problems, "\n".join(problems)
+
+
+@pytest.fixture(scope="module")
+def saved_pages(
+    _server: str,
+    urls: dict[str, str],
+    contexts: dict[str, Any],
+    django_db_blocker: Any,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Path:
+    """Every page of CASES as the server sent it (before any script ran), one file each:
+    what a validator at the site's address would be given."""
+    folder = tmp_path_factory.mktemp("every-page-html")
+    with django_db_blocker.unblock():
+        for case in CASES:
+            state, site_page = case.values
+            path = urls[site_page.name]
+            if site_page.optional:
+                try:
+                    resolve(path.split("?")[0])
+                except Resolver404:
+                    continue
+            # As generous as the walk: a busy machine simulates goldfish slowly.
+            response = contexts[state].request.get(_server + path, timeout=90_000)
+            assert response.status == site_page.status, f"{path} answered {response.status}"
+            # Only HTML is theirs to check (a sitemap or a feed in the list is not).
+            if response.headers.get("content-type", "").startswith("text/html"):
+                (folder / f"{case.id}.html").write_bytes(response.body())
+    return folder
+
+
+def test_the_nu_checker_finds_no_error_on_any_page(saved_pages: Path) -> None:
+    errors = nu_errors(saved_pages)
+    assert not errors, f"The Nu checker finds {len(errors)} errors:\n  " + "\n  ".join(errors)
+
+
+def test_html_validate_finds_no_error_on_any_page(saved_pages: Path) -> None:
+    errors = html_validate_errors(saved_pages)
+    assert not errors, f"html-validate finds {len(errors)} errors:\n  " + "\n  ".join(errors)

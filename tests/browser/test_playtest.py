@@ -96,7 +96,7 @@ def test_a_deck_is_playtested_by_hand(page, server, decks, shoot, game):
     zone = page.evaluate(FREE_ZONE)
     before = cards_in(page, zone).count()
     hand_card(page).click()
-    heading = page.locator(f'[data-zone="{zone}"] h3').first.inner_text()
+    heading = page.locator(f'[data-zone="{zone}"] .pt-zone-name').first.inner_text()
     name = heading.split("\n")[0].split(" (")[0].strip()
     cards_in(page, "hand").first.get_by_role("link", name=f"To {name}", exact=True).click()
     settle(page)
@@ -105,7 +105,7 @@ def test_a_deck_is_playtested_by_hand(page, server, decks, shoot, game):
     # By keyboard: focus a card, press the zone's number.
     zone = page.evaluate(FREE_ZONE)
     before = cards_in(page, zone).count()
-    number = page.locator(f'[data-zone="{zone}"] h3 kbd').inner_text()
+    number = page.locator(f'[data-zone="{zone}"] .pt-zone-name kbd').inner_text()
     hand_card(page).focus()
     page.keyboard.press(number)
     settle(page)

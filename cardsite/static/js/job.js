@@ -8,24 +8,24 @@
   const EVERY_MS = 2000;
 
   async function follow() {
-    const section = document.querySelector("section.job");
-    if (!section) return;
+    const status = document.querySelector("div.job");
+    if (!status) return;
     let fresh;
     try {
       const response = await fetch(window.location.href, { headers: { Accept: "text/html" } });
       if (!response.ok) throw new Error(String(response.status));
       const page = new DOMParser().parseFromString(await response.text(), "text/html");
-      fresh = page.querySelector("section.job");
+      fresh = page.querySelector("div.job");
     } catch {
       // A lost connection or a busy server: try again at the next tick.
       window.setTimeout(follow, EVERY_MS);
       return;
     }
     if (!fresh) return;
-    section.className = fresh.className;
-    section.replaceChildren(...fresh.childNodes);
+    status.className = fresh.className;
+    status.replaceChildren(...fresh.childNodes);
     if (fresh.matches(".job-done, .job-failed")) {
-      const results = section.querySelector("a[data-results]");
+      const results = status.querySelector("a[data-results]");
       if (results) window.location.assign(results.href);
       return;
     }

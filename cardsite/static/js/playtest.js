@@ -21,7 +21,7 @@
       var key = document.createElement("kbd");
       key.textContent = String(i + 1);
       key.title = "Focus a card and press " + (i + 1) + " to move it here";
-      zone.querySelector("h3").appendChild(key);
+      zone.querySelector(".pt-zone-name").appendChild(key);
     }
     zone.addEventListener("dragover", function (event) {
       if (dragged) {

@@ -1,0 +1,29 @@
+"""`{% time_element moment %}`: a <time> whose datetime attribute the HTML standard accepts.
+
+Django's `date:'c'` writes microseconds (2026-11-26T16:00:13.359836+00:00), and a valid
+datetime string allows at most three digits of a second's fraction; nobody needs less than a
+second here, so the attribute is to the second, with the zone's offset."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django import template
+from django.utils import timezone
+from django.utils.dateformat import format as date_format
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+register = template.Library()
+
+# What a reader sees: the day and the minute, as the pages wrote it before.
+SHOWN = "j M Y H:i"
+
+
+@register.simple_tag
+def time_element(moment: datetime, shown: str = SHOWN) -> SafeString:
+    # A naive moment is in the site's zone (USE_TZ keeps the database's aware anyway).
+    aware = moment if timezone.is_aware(moment) else timezone.make_aware(moment)
+    local = timezone.localtime(aware)
+    machine = local.replace(microsecond=0).isoformat()
+    return format_html('<time datetime="{}">{}</time>', machine, date_format(local, shown))
