@@ -152,7 +152,7 @@ def test_copies_share_their_cards_place_on_the_sheet(client, owner):
     assert main["CustomDeck"]["1"]["NumWidth"] * main["CustomDeck"]["1"]["NumHeight"] == 3
 
 
-def test_a_zone_holding_one_card_is_a_single_card_named_after_the_zone(client, owner):
+def test_a_zone_holding_one_card_is_a_single_card_named_after_the_card(client, owner):
     main = zone_cards("conquest-alpha-tactics", "main", 2)
     (target,) = zone_cards("conquest-alpha-tactics", "targets", 1)
     deck = deck_create(
@@ -170,11 +170,43 @@ def test_a_zone_holding_one_card_is_a_single_card_named_after_the_zone(client, o
     )
     deck_object, single = objects_of(save_of(client, deck))
     assert deck_object["Name"] == "DeckCustom" and len(deck_object["DeckIDs"]) == 4
-    assert single["Name"] == "Card" and single["Nickname"] == "Target cards"
-    assert single["Description"].startswith(target.name)
+    assert deck_object["Nickname"] == "Faction deck"
+    assert single["Name"] == "Card" and single["Nickname"] == target.name
+    assert single["Description"].startswith("Zone: Target cards\n")
+    assert "Lone target" in single["Description"]
     assert single["CardID"] == 200
     assert single["CustomDeck"]["2"]["NumWidth"] == single["CustomDeck"]["2"]["NumHeight"] == 1
     assert single["Transform"]["posX"] > deck_object["Transform"]["posX"]
+
+
+def test_a_lone_sigil_is_a_sideways_card_named_after_itself_with_its_zone_described(client, owner):
+    # Fate Foretold's Sigils zone: one Sigil per player, a landscape card.
+    nest = zone_cards("fate-foretold", "nest", 3)
+    (sigil,) = zone_cards("fate-foretold", "sigils", 1)
+    deck = deck_create(
+        owner=owner,
+        game=Game.objects.get(slug="fate-foretold"),
+        format_slug="nest",
+        name="One sigil",
+        visibility="public",
+        intake=Intake(
+            (
+                *(RequestedCard(1, None, c.short_id) for c in nest),
+                RequestedCard(1, None, sigil.short_id),
+            )
+        ),
+    )
+    nest_object, single = objects_of(save_of(client, deck))
+    assert nest_object["Nickname"] == "Nest"
+    assert single["Name"] == "Card" and single["Nickname"] == sigil.name != "Sigils"
+    description = single["Description"]
+    assert description.startswith("Zone: Sigils\nSigil")
+    card = Card.objects.get(game__slug="fate-foretold", short_id=sigil.short_id)
+    assert card.rules_text.strip() in description
+    assert single["SidewaysCard"] is True
+    (custom,) = single["CustomDeck"].values()
+    sheet = decoded(client.get(local(custom["FaceURL"])))
+    assert sheet.width > sheet.height
 
 
 def test_landscape_cards_lie_sideways_on_landscape_sheets_with_the_landscape_back(client, owner):
