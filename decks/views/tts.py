@@ -9,7 +9,8 @@ being drawn, which asks again by itself; TTS, which never retries an image, neve
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import TypedDict
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import render
@@ -18,6 +19,7 @@ from django.utils.cache import patch_cache_control
 from django.utils.http import parse_etags
 from django.views.decorators.http import require_safe
 
+from cardsite.catalogue.faces.ahead import Allowance
 from cardsite.limits import grant, spend
 from decks.exports import export_filename
 from decks.models import Deck
@@ -39,7 +41,12 @@ def _deck(request: HttpRequest, deck_id: str) -> Deck:
     return deck
 
 
-def drawing_budgets(request: HttpRequest) -> dict[str, Any]:
+class DrawingBudgets(TypedDict):
+    before_drawing: Callable[[], None]
+    allow_faces: Allowance
+
+
+def drawing_budgets(request: HttpRequest) -> DrawingBudgets:
     """What drawing a deck's sheets spends: each sheet drawn one use of the `proxies` rate,
     each face it queues one of the `tts` rate (cardsite/limits.py)."""
     return {
