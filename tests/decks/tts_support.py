@@ -18,7 +18,7 @@ COPIES = (2, 1, 3)
 # How long a test goes on asking for a save whose sheets are being drawn, as the 503 page
 # does by itself: long enough for a few decks' faces on a busy two-core machine. Not a timed
 # assertion: a test ends as soon as its save is handed out.
-PATIENCE = 180
+PATIENCE = 600
 
 
 def downloaded(client, url, **extra):
