@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import io
 import logging
+import os
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
@@ -96,7 +97,7 @@ def draw_sheets(
     now, all of which are kept. The faces the sheets lack are queued as `allow_faces` grants
     (it may refuse by raising, while nothing is granted); `before_drawing` is called once for
     each sheet queued to be drawn (and may refuse by raising). Nothing is ever half-written."""
-    missing = [sheet for sheet in sheets if not sheet_path(share_key, sheet).exists()]
+    missing = [sheet for sheet in sheets if not _used(sheet_path(share_key, sheet))]
     if not missing:
         return
     # Each face once, however many sheets ask: a budget refusal only while nothing is granted.
@@ -112,9 +113,20 @@ def draw_sheets(
             queue_job(path, _sheet_job(sheet, path, keep=current + KEEP_OLDER))
         keys.append(path)
     wait_for(keys, timeout=wait)
-    still = sum(1 for sheet in missing if not sheet_path(share_key, sheet).exists())
+    # All of them, not only those drawn now: the save must hand out no URL without its file.
+    still = sum(1 for sheet in sheets if not sheet_path(share_key, sheet).exists())
     if still:
         raise SheetsNotReady(missing=still, sheets=len(sheets))
+
+
+def _used(path: Path) -> bool:
+    """Whether the sheet is kept; if so it is marked as just used, so that drawing its deck's
+    other sheets (which keeps only the newest few) never removes it."""
+    try:
+        os.utime(path)
+    except FileNotFoundError:
+        return False
+    return True
 
 
 def _faces_on_their_way(sheet: Sheet) -> bool:
