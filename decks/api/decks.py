@@ -267,7 +267,7 @@ class DeckViewSet(DeckHistoryActions, viewsets.ViewSet):
             f"sheet links in it are signed and work for {LINK_HOURS} hours. It is answered "
             "once every image sheet it points at is drawn (Tabletop Simulator asks for them "
             f"all at once and never again): the request waits at most {MAX_WAIT:g} s for "
-            "that, then answers 503 with Retry-After while the drawing goes on."
+            "that, then answers 429 (code `drawing`) with Retry-After while the drawing goes on."
         ),
         parameters=[
             OpenApiParameter("as", str, enum=[*EXPORT_KINDS]),
@@ -281,7 +281,10 @@ class DeckViewSet(DeckHistoryActions, viewsets.ViewSet):
         ],
         responses={
             200: OpenApiTypes.OBJECT,
-            503: OpenApiResponse(description="as=tts: its image sheets are still being drawn."),
+            429: OpenApiResponse(
+                description="A rate reached, or (code `drawing`) with as=tts: its image sheets "
+                "are still being drawn; ask again after Retry-After."
+            ),
         },
     )
     @action(detail=True, methods=["get"])
@@ -294,9 +297,11 @@ class DeckViewSet(DeckHistoryActions, viewsets.ViewSet):
             try:
                 save = tts_export(deck=deck, now=timezone.now(), **drawing_budgets(request))
             except SheetsNotReady as exc:
+                # A 429 naming the limit (the request's wait), as from any other limit: an
+                # API client is to come back after Retry-After, and the API answers no 5xx.
                 return Response(
                     {"code": "drawing", "detail": str(exc)},
-                    status=status.HTTP_503_SERVICE_UNAVAILABLE,
+                    status=status.HTTP_429_TOO_MANY_REQUESTS,
                     headers={"Retry-After": str(exc.retry_after)},
                 )
             return Response(

@@ -103,8 +103,8 @@ def deck_tts_sheet(request: HttpRequest, deck_id: str, digest: str) -> HttpRespo
             png = sheet.png(budgets["before_drawing"], budgets["allow_faces"])
         except SheetsNotReady as exc:
             # Only for a sheet not drawn with its save (removed since, or asked for without
-            # it): a 503, the site's own delay, not a limit the client reached (a 429).
-            refusal = HttpResponse(f"{exc}\n", status=503, content_type="text/plain; charset=utf-8")
+            # it): a 429 naming the limit (the request's wait), as from any other limit.
+            refusal = HttpResponse(f"{exc}\n", status=429, content_type="text/plain; charset=utf-8")
             refusal["Retry-After"] = str(exc.retry_after)
             return refusal
         response = HttpResponse(png, content_type="image/png")

@@ -209,13 +209,13 @@ def test_a_save_whose_sheets_are_not_drawn_in_time_is_a_503_page_that_asks_again
 
 
 @pytest.mark.django_db
-def test_the_apis_export_of_a_save_not_drawn_in_time_is_a_503_naming_the_wait(
+def test_the_apis_export_of_a_save_not_drawn_in_time_is_a_429_naming_the_wait(
     api, owner, busy_drawer
 ):
     deck = small_deck(owner)
     url = f"/api/v1/decks/{deck.share_key}/export/?as=tts"
     refused = api.get(url)
-    assert refused.status_code == 503 and int(refused["Retry-After"]) >= 1
+    assert refused.status_code == 429 and int(refused["Retry-After"]) >= 1
     assert refused.json()["code"] == "drawing"
     assert f"at most {MAX_WAIT:g} s" in refused.json()["detail"]
     busy_drawer.set()
@@ -232,12 +232,14 @@ def test_a_sheet_asked_for_without_its_save_is_drawn_as_the_save_would(client, o
 
 
 @pytest.mark.django_db
-def test_a_sheet_not_drawn_in_time_is_a_503_never_half_drawn(client, owner, busy_drawer):
+def test_a_sheet_asked_for_without_its_save_and_not_drawn_in_time_is_a_429_never_half_drawn(
+    client, owner, busy_drawer
+):
     deck = small_deck(owner)
     (sheet,) = tts_plan(deck).sheets
     url = f"/decks/{deck.share_key}/tts/{sheet.digest}.png"
     refused = client.get(url)
-    assert refused.status_code == 503 and int(refused["Retry-After"]) >= 1
+    assert refused.status_code == 429 and int(refused["Retry-After"]) >= 1
     assert "still being drawn" in refused.content.decode()
     assert not list(deck_images_folder(deck.share_key).glob("tts-*"))
     busy_drawer.set()

@@ -22,15 +22,23 @@ PATIENCE = 600
 
 
 def downloaded(client, url, **extra):
-    """The answer to `url` (a save: page or API) once its sheets are drawn, asking again after
-    each 503's Retry-After, as the page that says they are being drawn does."""
+    """The answer to `url` (a save, page or API, or a sheet) once its sheets are drawn, asking
+    again after Retry-After while they are being drawn, as the page that says so does."""
     deadline = time.monotonic() + PATIENCE
     response = client.get(url, **extra)
-    while response.status_code == 503 and time.monotonic() < deadline:
+    while still_drawing(response) and time.monotonic() < deadline:
         assert int(response["Retry-After"]) >= 1
         time.sleep(min(int(response["Retry-After"]), 2))
         response = client.get(url, **extra)
     return response
+
+
+def still_drawing(response):
+    """The page's 503, or the API's or a sheet's 429 saying the sheets are being drawn (not a
+    spent budget, which is a 429 too)."""
+    if response.status_code == 503:
+        return True
+    return response.status_code == 429 and "still being drawn" in response.content.decode()
 
 
 def save_of(client, deck):
