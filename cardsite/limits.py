@@ -30,6 +30,7 @@ COUNTED = {
     "proxies": ("proxy sheet", "proxy sheets"),
     "images": ("picture drawn", "pictures drawn"),
     "faces": ("card face drawn", "card faces drawn"),
+    "tts": ("card face drawn for Tabletop Simulator", "card faces drawn for Tabletop Simulator"),
     "signup": ("sign-up", "sign-ups"),
     "password_reset": ("password reset request", "password reset requests"),
 }

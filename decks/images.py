@@ -59,11 +59,12 @@ def cached_image(
         return kept
     png = draw()
     write_atomically(path, png)
-    _keep_newest(folder, kind, keep)
+    keep_newest(folder, kind, keep)
     return png
 
 
-def _keep_newest(folder: Path, kind: str, keep: int) -> None:
+def keep_newest(folder: Path, kind: str, keep: int) -> None:
+    """Remove all but the `keep` most recently used files of `kind` in the folder."""
     mine = []
     for candidate in folder.glob(f"{kind}-*.png"):
         try:

@@ -13,7 +13,7 @@ from django.test import Client
 from PIL import Image
 
 from cardsite.catalogue.models import Card
-from tests.decks.tts_support import game_deck, local, objects_of
+from tests.decks.tts_support import downloaded, game_deck, local, objects_of
 
 pytestmark = pytest.mark.django_db
 
@@ -86,8 +86,8 @@ def test_every_image_and_files_cache_control_is_well_formed(client, mine, owner,
     public = game_deck(owner, GAME, per_zone=2)
     private = game_deck(owner, GAME, visibility="private", per_zone=2, name="Hidden")
     card = Card.objects.filter(card_set__code="ORI-SMP").first()
-    public_save = json.loads(client.get(f"/decks/{public.share_key}/tts.json").content)
-    private_save = json.loads(mine.get(f"/decks/{private.share_key}/tts.json").content)
+    public_save = json.loads(downloaded(client, f"/decks/{public.share_key}/tts.json").content)
+    private_save = json.loads(downloaded(mine, f"/decks/{private.share_key}/tts.json").content)
     signed_sheet = first_sheet(private_save)
     assert "sig=" in signed_sheet
     # Who asks, and whether the answer may be shared (None: a private deck's, one reader's).

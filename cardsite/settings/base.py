@@ -295,9 +295,13 @@ REST_FRAMEWORK = {
         # Pages only: pictures drawn anew (Open Graph images, a game's back, the calibration
         # sheet); one read from its file is free.
         "images": env("THROTTLE_IMAGES", default="30/min"),
-        # Card faces drawn anew (face.png) or queued to be drawn ahead (Tabletop Simulator),
-        # counted per face: about 0.14 s each, so 60 is about 8 s of drawing a minute.
+        # Card faces drawn anew (face.png), counted per face: about 0.14 s each, so 60 is
+        # about 8 s of drawing a minute.
         "faces": env("THROTTLE_FACES", default="60/min"),
+        # Card faces queued for Tabletop Simulator sheets, counted per face (a scaled copy of
+        # a drawn one a tenth): enough for three fresh 70-card decks at once; each face is
+        # drawn once for the whole site, by one thread per process.
+        "tts": env("THROTTLE_TTS", default="240/min"),
         "auth": env("THROTTLE_AUTH", default="20/min"),
         "jobs": env("THROTTLE_JOBS", default="600/min"),
         # Pages only (cardsite/limits.py): sign-ups and password reset mails, per address.

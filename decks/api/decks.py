@@ -22,7 +22,6 @@ from rest_framework.response import Response
 
 from cardsite.api.fields import GAME_SLUGS
 from cardsite.api.pagination import StablePagination
-from cardsite.limits import grant
 from decks.api.goldfish import goldfish_response
 from decks.api.history import DeckHistoryActions, planned_ids
 from decks.api.records import deck_etag, deck_record
@@ -52,9 +51,10 @@ from decks.services import (
     intake_posted,
     resolve,
 )
-from decks.tts import tts_export
+from decks.tts import MAX_WAIT, SheetsNotReady, tts_export
 from decks.tts.links import LINK_HOURS
 from decks.views.exports import attachment
+from decks.views.tts import drawing_budgets
 
 EXPORT_KINDS = ("text", "json", "code", "tts")
 
@@ -264,7 +264,10 @@ class DeckViewSet(DeckHistoryActions, viewsets.ViewSet):
         description=(
             "`as=tts` answers the Tabletop Simulator saved object itself (a file for TTS's "
             "Saved Objects folder), as an attachment named after the deck; a private deck's "
-            f"sheet links in it are signed and work for {LINK_HOURS} hours."
+            f"sheet links in it are signed and work for {LINK_HOURS} hours. It is answered "
+            "once every image sheet it points at is drawn (Tabletop Simulator asks for them "
+            f"all at once and never again): the request waits at most {MAX_WAIT:g} s for "
+            "that, then answers 429 (code `drawing`) with Retry-After while the drawing goes on."
         ),
         parameters=[
             OpenApiParameter("as", str, enum=[*EXPORT_KINDS]),
@@ -276,7 +279,13 @@ class DeckViewSet(DeckHistoryActions, viewsets.ViewSet):
                 description="With as=tts: an attachment named after the deck.",
             ),
         ],
-        responses={200: OpenApiTypes.OBJECT},
+        responses={
+            200: OpenApiTypes.OBJECT,
+            429: OpenApiResponse(
+                description="A rate reached, or (code `drawing`) with as=tts: its image sheets "
+                "are still being drawn; ask again after Retry-After."
+            ),
+        },
     )
     @action(detail=True, methods=["get"])
     def export(self, request: Request, id: str) -> Response:
@@ -285,12 +294,18 @@ class DeckViewSet(DeckHistoryActions, viewsets.ViewSet):
             raise ValidationError({"as": [f"Export as text, json, code or tts, not {kind!r}."]})
         deck = self._readable(request, id)
         if kind == "tts":
+            try:
+                save = tts_export(deck=deck, now=timezone.now(), **drawing_budgets(request))
+            except SheetsNotReady as exc:
+                # A 429 naming the limit (the request's wait), as from any other limit: an
+                # API client is to come back after Retry-After, and the API answers no 5xx.
+                return Response(
+                    {"code": "drawing", "detail": str(exc)},
+                    status=status.HTTP_429_TOO_MANY_REQUESTS,
+                    headers={"Retry-After": str(exc.retry_after)},
+                )
             return Response(
-                tts_export(
-                    deck=deck,
-                    now=timezone.now(),
-                    allow_faces=lambda n: grant(request, "faces", n),
-                ),
+                save,
                 headers={"Content-Disposition": attachment(*export_filename(deck, "json"))},
             )
         return Response(deck_export(deck, kind))

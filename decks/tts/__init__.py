@@ -14,12 +14,13 @@ from decks.models import Deck
 from decks.tts.links import link_is_valid
 from decks.tts.plan import DIGEST, tts_plan
 from decks.tts.save import tts_file_path, tts_save
-from decks.tts.sheets import SheetNotReady, draw_ahead_for, kept_sheet, sheet_png
+from decks.tts.sheets import MAX_WAIT, SheetsNotReady, draw_sheets, kept_sheet
 
 __all__ = [
     "DIGEST",
+    "MAX_WAIT",
     "SheetFile",
-    "SheetNotReady",
+    "SheetsNotReady",
     "link_is_valid",
     "tts_export",
     "tts_file_path",
@@ -27,44 +28,69 @@ __all__ = [
 ]
 
 
+def _grant_all(wanted: int) -> int:
+    return wanted
+
+
+def _free() -> None:
+    pass
+
+
 def tts_export(
-    *, deck: Deck, now: datetime, allow_faces: Allowance = lambda wanted: wanted
+    *,
+    deck: Deck,
+    now: datetime,
+    allow_faces: Allowance = _grant_all,
+    before_drawing: Callable[[], None] = _free,
 ) -> dict[str, Any]:
-    """The deck's saved object; its links (signed for a private deck) made at `now`. The
-    faces its sheets still lack start being drawn in the background, so that TTS, which
-    fetches the sheets moments later, finds them ready: as many as `allow_faces` (the
-    client's face budget) grants, and no more than a request may queue."""
+    """The deck's saved object, its links (signed for a private deck) made at `now`, once
+    every sheet it points at is drawn: TTS fetches them all the moment the save is loaded
+    and never asks again. The sheets not drawn yet are drawn first, the request waiting at
+    most MAX_WAIT seconds (SheetsNotReady past that); their faces are queued as `allow_faces`
+    (the client's budget) grants, and `before_drawing` is called for each sheet drawn."""
     plan = tts_plan(deck)
-    draw_ahead_for(plan.sheets, allow_faces)
+    draw_sheets(
+        share_key=deck.share_key,
+        sheets=plan.sheets,
+        current=len(plan.sheets),
+        before_drawing=before_drawing,
+        allow_faces=allow_faces,
+    )
     return tts_save(deck=deck, plan=plan, now=now)
 
 
 @dataclass(frozen=True)
 class SheetFile:
     digest: str
-    # The PNG: read, or drawn now (calling `before_drawing` first, which may refuse); faces
-    # queued to be drawn ahead are granted by the allowance.
+    # The PNG: read, or drawn now (calling `before_drawing` first, which may refuse; the
+    # faces it lacks granted by the allowance); SheetsNotReady if not drawn within MAX_WAIT.
     png: Callable[[Callable[[], None], Allowance], bytes]
 
 
 def tts_sheet(*, deck: Deck, digest: str) -> SheetFile | None:
     """The deck's sheet with this digest: one of its sheets now, or one drawn for it before
     and still kept; None for any other digest."""
+    kept = kept_sheet(share_key=deck.share_key, digest=digest)
+    if kept is not None:
+        return SheetFile(digest, lambda before_drawing, allow_faces: kept)
     plan = tts_plan(deck)
     sheet = plan.sheet(digest)
-    if sheet is not None:
-        current = len(plan.sheets)
-        return SheetFile(
-            digest,
-            lambda before_drawing, allow_faces: sheet_png(
-                share_key=deck.share_key,
-                sheet=sheet,
-                current=current,
-                before_drawing=before_drawing,
-                allow_faces=allow_faces,
-            ),
-        )
-    kept = kept_sheet(share_key=deck.share_key, digest=digest)
-    if kept is None:
+    if sheet is None:
         return None
-    return SheetFile(digest, lambda before_drawing, allow_faces: kept)
+
+    def drawn(before_drawing: Callable[[], None], allow_faces: Allowance) -> bytes:
+        # A sheet not drawn with its save: one whose file was removed since, or asked for
+        # without the save. Drawn as the save would, alone.
+        draw_sheets(
+            share_key=deck.share_key,
+            sheets=[sheet],
+            current=len(plan.sheets),
+            before_drawing=before_drawing,
+            allow_faces=allow_faces,
+        )
+        png = kept_sheet(share_key=deck.share_key, digest=digest)
+        if png is None:  # removed at once by other requests keeping the newest
+            raise SheetsNotReady(missing=1, sheets=1)
+        return png
+
+    return SheetFile(digest, drawn)

@@ -1,8 +1,9 @@
 """A deck as a Tabletop Simulator saved object: the JSON file that goes in TTS's
 "Saved Objects" folder.
 
-Each zone of the deck is one deck object (`DeckCustom`), or a single `Card` when the zone
-holds one card; they lie face down side by side. Every card names its sheet in `CustomDeck`
+Each zone of the deck is one deck object (`DeckCustom`) named after the zone, or a single
+`Card` named after its card when the zone holds one card (the zone then opens its
+description); they lie face down side by side. Every card names its sheet in `CustomDeck`
 (FaceURL: the sheet of faces; BackURL: the game's proxy back, the site's own design) and its
 place there in `CardID` (the sheet's key x 100 + its place, row by row). Every URL is
 absolute under SITE_URL; a private deck's sheets are signed links (decks/tts/links.py).
@@ -110,9 +111,10 @@ def _zone_object(
     transform = _transform(index * STEP_X)
     if len(zone.copies) == 1:
         card = _card(zone.copies[0], custom, guids, transform)
-        # Named after its zone like a deck object; the card's own name opens its description.
-        described = f"{card['Nickname']}\n{card['Description']}\n\n{about}"
-        return {**card, "Nickname": zone.name, "Description": described}
+        # Named after the card, as deck converters name a lone card (TTS shows the name on
+        # the table and in its tooltip); the zone it stands for opens its description.
+        described = f"Zone: {zone.name}\n{card['Description']}\n\n{about}"
+        return {**card, "Description": described}
     keys = sorted({copy.sheet.key for copy in zone.copies})
     return {
         **_common(guids, transform),

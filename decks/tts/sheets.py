@@ -6,30 +6,43 @@ coloured rules text): the faces are flat colour and type, which PNG keeps smalle
 losslessly, so a sheet's cell is exactly the card page's face scaled. TTS turns every image
 into a compressed texture itself anyway.
 
-Sheets are kept per deck under its pictures folder (decks/images.py, never served as media
-files), named by their digest: the current plan's sheets and the newest few before them.
+Sheets are drawn before the save that points at them is handed out (`draw_sheets`): TTS
+fetches every image of a save at once, moments after it is loaded, shows a failed image for
+any answer but the image and never asks again, so a sheet URL in a save must already be a
+file. The drawing is the faces drawer's (cardsite/catalogue/faces/ahead.py: one thread per
+process), the request only waits for it, at most a few seconds. Sheets are kept per deck
+under its pictures folder (decks/images.py, never served as media files), named by their
+digest: the current plan's sheets and the newest few before them.
 """
 
 from __future__ import annotations
 
 import io
-import math
-from collections.abc import Callable, Iterable
+import logging
+import os
+from collections.abc import Callable, Sequence
+from functools import partial
+from pathlib import Path
 
 from PIL import Image
 
-from cardsite.catalogue.faces import face_data, face_file
+from cardsite.catalogue.faces import face_data
 from cardsite.catalogue.faces.ahead import (
-    MAX_INLINE_FACES,
     Allowance,
     draw_ahead,
-    inline_cost,
+    face_keys,
+    is_waiting,
     per_request,
+    queue_job,
     seconds_to_wait,
+    wait_for,
 )
-from cardsite.catalogue.faces.cache import SCALE_FILTER, scaled_face_file
-from decks.images import cached_image, kept_image
+from cardsite.catalogue.faces.cache import SCALE_FILTER, face_path, scale_face, scaled_path
+from cardsite.files import write_atomically
+from decks.images import deck_images_folder, keep_newest, kept_image
 from decks.tts.plan import Sheet
+
+log = logging.getLogger(__name__)
 
 KIND = "tts"
 # One filter for every cell, so a test can scale a face the same way and compare.
@@ -38,36 +51,31 @@ RESAMPLE = SCALE_FILTER
 KEEP_OLDER = 8
 # What shows in a grid's unused cells (never dealt: no CardID points there).
 EMPTY_CELL = (40, 44, 52)
+# The longest a request waits for its sheets: long enough for a fresh 33-card deck's faces
+# on an idle drawer (about 5 s), short enough that a web worker is soon free again. Past it,
+# the save is a 503 with Retry-After for the person who clicked (decks/views/tts.py), and
+# what is being drawn goes on being drawn.
+MAX_WAIT = 6.0
 
 
-def sheet_png(
-    *,
-    share_key: str,
-    sheet: Sheet,
-    current: int,
-    before_drawing: Callable[[], None] = lambda: None,
-    allow_faces: Allowance = lambda wanted: wanted,
-) -> bytes:
-    """The sheet as PNG bytes, drawn once per digest; `current` is the number of sheets in
-    the deck's plan now, all of which are kept. `before_drawing` is called only when the
-    sheet must be drawn (and may refuse by raising); `allow_faces` grants the faces queued
-    to be drawn ahead when too many are missing (see draw_ahead)."""
+class SheetsNotReady(Exception):
+    """Some of the sheets are still being drawn after the request's wait (or could not be
+    queued): ask again in `retry_after` seconds."""
 
-    def draw() -> bytes:
-        missing = inline_cost(sheet.cards, sheet.cell)
-        if missing > MAX_INLINE_FACES:
-            waiting = draw_ahead(sheet.cards, sheet.cell, per_request(allow_faces))
-            raise SheetNotReady(faces=math.ceil(missing), waiting=waiting)
-        before_drawing()
-        return draw_sheet(sheet)
+    def __init__(self, *, missing: int, sheets: int) -> None:
+        self.missing = missing
+        self.sheets = sheets
+        self.retry_after = seconds_to_wait()
+        super().__init__(
+            f"{missing} of the {sheets} card image sheet{'s' if sheets != 1 else ''} "
+            f"{'are' if missing != 1 else 'is'} still being drawn (a request waits at most "
+            f"{MAX_WAIT:g} s for them; the drawing goes on): ask again in about "
+            f"{self.retry_after} s"
+        )
 
-    return cached_image(
-        share_key=share_key,
-        kind=KIND,
-        inputs=sheet.inputs,
-        draw=draw,
-        keep=current + KEEP_OLDER,
-    )
+
+def sheet_path(share_key: str, sheet: Sheet) -> Path:
+    return deck_images_folder(share_key) / f"{KIND}-{sheet.digest}.png"
 
 
 def kept_sheet(*, share_key: str, digest: str) -> bytes | None:
@@ -75,42 +83,99 @@ def kept_sheet(*, share_key: str, digest: str) -> bytes | None:
     return kept_image(share_key=share_key, kind=KIND, digest=digest)
 
 
-class SheetNotReady(Exception):
-    """Too many of the sheet's faces are still to be drawn for one request: they are being
-    drawn in the background, and the client should ask again in `retry_after` seconds."""
-
-    def __init__(self, *, faces: int, waiting: int) -> None:
-        self.faces = faces
-        self.retry_after = seconds_to_wait()
-        super().__init__(
-            f"{faces} of this sheet's card faces are still being drawn ({waiting} waiting in "
-            f"all; a request draws at most {MAX_INLINE_FACES:g} itself): ask again in about "
-            f"{self.retry_after} s"
-        )
-
-
-def draw_ahead_for(sheets: Iterable[Sheet], allow_faces: Allowance = lambda wanted: wanted) -> None:
-    """Start drawing, in the background, the faces these sheets still lack: a save's sheets
-    are fetched moments after the save, and should find their faces drawn. As many as
-    `allow_faces` grants, at most MAX_AHEAD_PER_REQUEST in all."""
-    allow = per_request(allow_faces)
-    for sheet in sheets:
+def draw_sheets(
+    *,
+    share_key: str,
+    sheets: Sequence[Sheet],
+    current: int,
+    before_drawing: Callable[[], None] = lambda: None,
+    allow_faces: Allowance = lambda wanted: wanted,
+    wait: float = MAX_WAIT,
+) -> None:
+    """Have every one of `sheets` drawn and kept, waiting at most `wait` seconds; raises
+    SheetsNotReady if some are not yet. `current` is the number of sheets in the deck's plan
+    now, all of which are kept. The faces the sheets lack are queued as `allow_faces` grants
+    (it may refuse by raising, while nothing is granted); `before_drawing` is called once for
+    each sheet queued to be drawn (and may refuse by raising). Nothing is ever half-written."""
+    missing = [sheet for sheet in sheets if not _used(sheet_path(share_key, sheet))]
+    if not missing:
+        return
+    # Each face once, however many sheets ask: a budget refusal only while nothing is granted.
+    allow = per_request(allow_faces, sum(len(sheet.cards) for sheet in missing))
+    keys: list[Path] = []
+    for sheet in missing:
         draw_ahead(sheet.cards, sheet.cell, allow)
+        keys += face_keys(sheet.cards, sheet.cell)
+    for sheet in missing:
+        path = sheet_path(share_key, sheet)
+        if not is_waiting(path) and _faces_on_their_way(sheet):
+            before_drawing()
+            queue_job(path, _sheet_job(sheet, path, keep=current + KEEP_OLDER))
+        keys.append(path)
+    wait_for(keys, timeout=wait)
+    # All of them, not only those drawn now: the save must hand out no URL without its file.
+    still = sum(1 for sheet in sheets if not sheet_path(share_key, sheet).exists())
+    if still:
+        raise SheetsNotReady(missing=still, sheets=len(sheets))
 
 
-def draw_sheet(sheet: Sheet) -> bytes:
-    width, height = sheet.cell
-    image = Image.new("RGB", sheet.size, EMPTY_CELL)
-    for position, card in enumerate(sheet.cards):
-        row, column = divmod(position, sheet.columns)
-        data = face_data(card)
-        path = scaled_face_file(data, sheet.cell)
-        if path is None:  # the face itself not drawn yet: one of the few drawn inline
-            face_file(card)
-            path = scaled_face_file(data, sheet.cell)
-        assert path is not None
-        with Image.open(path) as cell:
-            image.paste(cell.convert("RGB"), (column * width, row * height))
+def _used(path: Path) -> bool:
+    """Whether the sheet is kept; if so it is marked as just used, so that drawing its deck's
+    other sheets (which keeps only the newest few) never removes it."""
+    try:
+        os.utime(path)
+    except FileNotFoundError:
+        return False
+    return True
+
+
+def _faces_on_their_way(sheet: Sheet) -> bool:
+    """Whether every face the sheet needs is drawn or waiting to be (not refused by a budget
+    or a full queue): only then is the sheet itself queued, after them."""
+    return all(
+        key.exists() or face_path(face_data(card)).exists() or is_waiting(key)
+        for card, key in zip(sheet.cards, face_keys(sheet.cards, sheet.cell), strict=True)
+    )
+
+
+def _sheet_job(sheet: Sheet, path: Path, *, keep: int) -> Callable[[], None]:
+    """The sheet's drawing for the drawer thread: every path read now, no database there."""
+    cells = [
+        (face_path(face_data(card)), scaled_path(face_data(card), sheet.cell))
+        for card in sheet.cards
+    ]
+    return partial(_draw_and_keep, cells, sheet.cell, sheet.columns, sheet.size, path, keep)
+
+
+def _draw_and_keep(
+    cells: list[tuple[Path, Path]],
+    cell: tuple[int, int],
+    columns: int,
+    size: tuple[int, int],
+    path: Path,
+    keep: int,
+) -> None:
+    png = compose(cells, cell, columns, size)
+    if png is None:
+        log.warning("a face of sheet %s was not drawn: the sheet is left for the next ask", path)
+        return
+    write_atomically(path, png)
+    keep_newest(path.parent, KIND, keep)
+
+
+def compose(
+    cells: list[tuple[Path, Path]], cell: tuple[int, int], columns: int, size: tuple[int, int]
+) -> bytes | None:
+    """The sheet as PNG bytes from its faces' files (face, scaled copy), row by row; None if
+    a face is not drawn."""
+    width, height = cell
+    image = Image.new("RGB", size, EMPTY_CELL)
+    for position, (face, scaled) in enumerate(cells):
+        row, column = divmod(position, columns)
+        if not scaled.exists() and scale_face(face, scaled, cell) is None:
+            return None
+        with Image.open(scaled) as drawn:
+            image.paste(drawn.convert("RGB"), (column * width, row * height))
     buffer = io.BytesIO()
     # Pillow's default compression: `optimize` saves a few per cent for several times the cost.
     image.save(buffer, format="PNG")

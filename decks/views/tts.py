@@ -1,22 +1,30 @@
 """A deck for Tabletop Simulator: its saved object as a download, and the image sheets the
 save points at. A private deck's are its owner's, or anyone's holding a signed link that has
-not expired (TTS fetches the sheets without the owner's session); to everyone else a 404."""
+not expired (TTS fetches the sheets without the owner's session); to everyone else a 404.
+
+The save is handed out only once its sheets are drawn (decks/tts/sheets.py): a person who
+clicked the download waits, at most MAX_WAIT seconds, or gets a page saying the images are
+being drawn, which asks again by itself; TTS, which never retries an image, never waits."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import TypedDict
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.shortcuts import render
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.utils.http import parse_etags
 from django.views.decorators.http import require_safe
 
+from cardsite.catalogue.faces.ahead import Allowance
 from cardsite.limits import grant, spend
 from decks.exports import export_filename
 from decks.models import Deck
 from decks.selectors import deck_for_link
-from decks.tts import DIGEST, SheetNotReady, link_is_valid, tts_export, tts_sheet
+from decks.tts import DIGEST, SheetsNotReady, link_is_valid, tts_export, tts_sheet
 from decks.views.exports import attachment
 
 # A sheet's URL names its content, so it never changes while it exists; but a public deck may
@@ -33,13 +41,41 @@ def _deck(request: HttpRequest, deck_id: str) -> Deck:
     return deck
 
 
+class DrawingBudgets(TypedDict):
+    before_drawing: Callable[[], None]
+    allow_faces: Allowance
+
+
+def drawing_budgets(request: HttpRequest) -> DrawingBudgets:
+    """What drawing a deck's sheets spends: each sheet drawn one use of the `proxies` rate,
+    each face it queues one of the `tts` rate (cardsite/limits.py)."""
+    return {
+        "before_drawing": lambda: spend(request, "proxies"),
+        "allow_faces": lambda n: grant(request, "tts", n),
+    }
+
+
+def still_drawing(request: HttpRequest, deck: Deck, exc: SheetsNotReady) -> HttpResponse:
+    """The person who clicked the download, told the images are being drawn: a 503 whose page
+    asks again by itself after Retry-After (and the browser then saves the file)."""
+    response = render(
+        request,
+        "decks/tts_drawing.html",
+        {"deck": deck, "message": str(exc), "retry_after": exc.retry_after},
+        status=503,
+    )
+    response["Retry-After"] = str(exc.retry_after)
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
 @require_safe
 def deck_tts_file(request: HttpRequest, deck_id: str) -> HttpResponse:
     deck = _deck(request, deck_id)
-    # The faces queued to be drawn ahead count against the client's face budget.
-    save = tts_export(
-        deck=deck, now=timezone.now(), allow_faces=lambda n: grant(request, "faces", n)
-    )
+    try:
+        save = tts_export(deck=deck, now=timezone.now(), **drawing_budgets(request))
+    except SheetsNotReady as exc:
+        return still_drawing(request, deck, exc)
     body = json.dumps(save, indent=1, ensure_ascii=False) + "\n"
     response = HttpResponse(body.encode("utf-8"), content_type="application/json")
     response["Content-Disposition"] = attachment(*export_filename(deck, "json"))
@@ -61,11 +97,13 @@ def deck_tts_sheet(request: HttpRequest, deck_id: str, digest: str) -> HttpRespo
     if etag in wanted or "*" in wanted:
         response: HttpResponse = HttpResponseNotModified()
     else:
-        # Drawing a sheet spends the proxy budget; reading a drawn one is free.
+        # Drawing a sheet spends the client's budgets; reading a drawn one is free.
+        budgets = drawing_budgets(request)
         try:
-            png = sheet.png(lambda: spend(request, "proxies"), lambda n: grant(request, "faces", n))
-        except SheetNotReady as exc:
-            # A 429, not a 503: the client is to come back, as from any other limit.
+            png = sheet.png(budgets["before_drawing"], budgets["allow_faces"])
+        except SheetsNotReady as exc:
+            # Only for a sheet not drawn with its save (removed since, or asked for without
+            # it): a 429 naming the limit (the request's wait), as from any other limit.
             refusal = HttpResponse(f"{exc}\n", status=429, content_type="text/plain; charset=utf-8")
             refusal["Retry-After"] = str(exc.retry_after)
             return refusal

@@ -1,8 +1,10 @@
 """Taking a deck to Tabletop Simulator in a real browser: the deck page's download, and a
-sheet its file points at."""
+sheet its file points at; and, while its images are still being drawn, the page that says so
+and then saves the file by itself."""
 
 import io
 import json
+import threading
 from urllib.parse import urlsplit
 
 import pytest
@@ -10,8 +12,9 @@ from django.contrib.auth.models import User
 from PIL import Image
 from playwright.sync_api import expect
 
+from cardsite.catalogue.faces.ahead import queue_job
 from tests.browser.conftest import delete_committed
-from tests.decks.tts_support import game_deck
+from tests.decks.tts_support import PATIENCE, game_deck
 
 
 @pytest.fixture
@@ -48,3 +51,25 @@ def test_a_visitor_downloads_the_tabletop_simulator_file_and_its_sheets_load(
             assert sheet.status == 200 and sheet.headers["content-type"] == "image/png"
             image = Image.open(io.BytesIO(sheet.body()))
             assert image.width // custom["NumWidth"] >= 400
+
+
+def test_a_download_whose_images_are_still_being_drawn_shows_a_page_that_then_saves_the_file(
+    server, page, shoot, table, tmp_path
+):
+    # The drawer kept busy, as by other visitors' decks, until the page has been seen.
+    release = threading.Event()
+    queue_job(tmp_path / "someone-elses-drawing", lambda: release.wait(PATIENCE))
+    try:
+        page.goto(server + table.get_absolute_url())
+        page.get_by_text("Export", exact=True).click()
+        page.get_by_role("link", name="Tabletop Simulator", exact=True).click()
+        expect(page.get_by_role("heading", name="Drawing the card images")).to_be_visible()
+        expect(page.get_by_role("status")).to_contain_text("still being drawn")
+        expect(page.get_by_role("link", name="back to the deck")).to_be_visible()
+        shoot("tts-still-drawing")
+        # The page asks again by itself; the images drawn, the browser saves the file.
+        with page.expect_download(timeout=PATIENCE * 1000) as download:
+            release.set()
+    finally:
+        release.set()
+    assert download.value.suggested_filename == "nest-on-the-table.json"

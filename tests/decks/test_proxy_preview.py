@@ -15,6 +15,7 @@ from decks.images import deck_images_folder
 from decks.preview import PREVIEW_DPI, PREVIEW_KEEP
 from decks.proxies import MAX_BLEED, MAX_GAP, MAX_SHEET_CARDS, OPTION_NAMES, PAPERS, SIZES
 from decks.services import Intake, RequestedCard, deck_create, deck_update
+from tests.decks.tts_support import downloaded
 
 pytestmark = pytest.mark.django_db
 
@@ -168,8 +169,8 @@ def test_the_form_offers_the_calibration_sheet_the_png_pages_and_the_tabletop_fi
     page = client.get(f"/decks/{deck.share_key}/proxies/", {"backs": "1"}).content.decode()
     assert 'href="/proxies/calibration.pdf"' in page
     assert f"/api/v1/decks/{deck.share_key}/proxies.png?" in page
-    tts = re.search(rf'href="(/decks/{deck.share_key}/tts\.json[^"]*)" download', page)
+    tts = re.search(rf'href="(/decks/{deck.share_key}/tts\.json[^"]*)">Download the deck', page)
     assert tts, "the Tabletop Simulator download"
     # A private deck's file is for whoever holds the signed link, signed in or not.
     client.logout()
-    assert client.get(tts.group(1).replace("&amp;", "&")).status_code == 200
+    assert downloaded(client, tts.group(1).replace("&amp;", "&")).status_code == 200

@@ -1,7 +1,6 @@
 """A deck as a Tabletop Simulator saved object: one object per zone, each card pointing at its
 place on an image sheet of the card pages' own faces, and the sheets themselves."""
 
-import json
 import re
 
 import pytest
@@ -21,9 +20,11 @@ from tests.decks.tts_support import (
     cards_of,
     deck_copies,
     decoded,
+    downloaded,
     game_deck,
     local,
     objects_of,
+    save_of,
     zone_cards,
 )
 
@@ -39,12 +40,6 @@ CUSTOM_KEYS = {"FaceURL", "BackURL", "NumWidth", "NumHeight", "BackIsHidden", "U
 @pytest.fixture
 def owner():
     return User.objects.create_user("tabletop", password="x-Long-pass-9")
-
-
-def save_of(client, deck):
-    response = client.get(f"/decks/{deck.share_key}/tts.json")
-    assert response.status_code == 200
-    return json.loads(response.content)
 
 
 def face_cell(card, size):
@@ -157,7 +152,7 @@ def test_copies_share_their_cards_place_on_the_sheet(client, owner):
     assert main["CustomDeck"]["1"]["NumWidth"] * main["CustomDeck"]["1"]["NumHeight"] == 3
 
 
-def test_a_zone_holding_one_card_is_a_single_card_named_after_the_zone(client, owner):
+def test_a_zone_holding_one_card_is_a_single_card_named_after_the_card(client, owner):
     main = zone_cards("conquest-alpha-tactics", "main", 2)
     (target,) = zone_cards("conquest-alpha-tactics", "targets", 1)
     deck = deck_create(
@@ -175,11 +170,43 @@ def test_a_zone_holding_one_card_is_a_single_card_named_after_the_zone(client, o
     )
     deck_object, single = objects_of(save_of(client, deck))
     assert deck_object["Name"] == "DeckCustom" and len(deck_object["DeckIDs"]) == 4
-    assert single["Name"] == "Card" and single["Nickname"] == "Target cards"
-    assert single["Description"].startswith(target.name)
+    assert deck_object["Nickname"] == "Faction deck"
+    assert single["Name"] == "Card" and single["Nickname"] == target.name
+    assert single["Description"].startswith("Zone: Target cards\n")
+    assert "Lone target" in single["Description"]
     assert single["CardID"] == 200
     assert single["CustomDeck"]["2"]["NumWidth"] == single["CustomDeck"]["2"]["NumHeight"] == 1
     assert single["Transform"]["posX"] > deck_object["Transform"]["posX"]
+
+
+def test_a_lone_sigil_is_a_sideways_card_named_after_itself_with_its_zone_described(client, owner):
+    # Fate Foretold's Sigils zone: one Sigil per player, a landscape card.
+    nest = zone_cards("fate-foretold", "nest", 3)
+    (sigil,) = zone_cards("fate-foretold", "sigils", 1)
+    deck = deck_create(
+        owner=owner,
+        game=Game.objects.get(slug="fate-foretold"),
+        format_slug="nest",
+        name="One sigil",
+        visibility="public",
+        intake=Intake(
+            (
+                *(RequestedCard(1, None, c.short_id) for c in nest),
+                RequestedCard(1, None, sigil.short_id),
+            )
+        ),
+    )
+    nest_object, single = objects_of(save_of(client, deck))
+    assert nest_object["Nickname"] == "Nest"
+    assert single["Name"] == "Card" and single["Nickname"] == sigil.name != "Sigils"
+    description = single["Description"]
+    assert description.startswith("Zone: Sigils\nSigil")
+    card = Card.objects.get(game__slug="fate-foretold", short_id=sigil.short_id)
+    assert card.rules_text.strip() in description
+    assert single["SidewaysCard"] is True
+    (custom,) = single["CustomDeck"].values()
+    sheet = decoded(client.get(local(custom["FaceURL"])))
+    assert sheet.width > sheet.height
 
 
 def test_landscape_cards_lie_sideways_on_landscape_sheets_with_the_landscape_back(client, owner):
@@ -229,6 +256,7 @@ def test_the_export_costs_the_same_few_queries_however_large_the_deck(
     small = game_deck(owner, "conquest-of-orion", per_zone=1)
     large = game_deck(owner, "conquest-of-orion", per_zone=3)
     for deck in (small, large):
+        save_of(client, deck)  # its sheets drawn: that costs time, no queries
         # The deck; its entries with their cards; the cards' subtypes, factions and keywords;
         # and the request's savepoint and its release (ATOMIC_REQUESTS).
         with django_assert_num_queries(7):
@@ -239,7 +267,7 @@ def test_the_api_export_as_tts_is_the_same_save_as_a_download_named_after_the_de
     client, api, owner
 ):
     deck = game_deck(owner, "conquest-of-fates", name="Fates on the Table")
-    response = api.get(f"/api/v1/decks/{deck.share_key}/export/", {"as": "tts"})
+    response = downloaded(api, f"/api/v1/decks/{deck.share_key}/export/?as=tts")
     assert response.status_code == 200
     assert response["Content-Disposition"] == 'attachment; filename="fates-on-the-table.json"'
     assert response.json() == save_of(client, deck)
@@ -253,6 +281,8 @@ def test_the_api_export_as_tts_is_the_same_save_as_a_download_named_after_the_de
 def test_the_deck_page_offers_the_download_and_says_how_to_load_it(client, owner):
     deck = game_deck(owner, "conquest-of-orion")
     page = client.get(deck.get_absolute_url()).content.decode()
-    assert f'href="/decks/{deck.share_key}/tts.json" download aria-describedby' in page
+    # No `download` attribute: a browser then shows the page saying its images are still
+    # being drawn (a 503), where with it the download would just fail.
+    assert f'href="/decks/{deck.share_key}/tts.json" aria-describedby' in page
     assert "Saves/Saved Objects" in page and "Objects &gt; Saved Objects" in page
     assert "proxy back" in page and 'aria-describedby="tts-help"' in page

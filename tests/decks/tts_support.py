@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import json
+import time
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -13,6 +15,36 @@ from decks.models import DeckEntry
 from decks.services import Intake, RequestedCard, deck_create, game_snapshot
 
 COPIES = (2, 1, 3)
+# How long a test goes on asking for a save whose sheets are being drawn, as the 503 page
+# does by itself: long enough for a few decks' faces on a busy two-core machine. Not a timed
+# assertion: a test ends as soon as its save is handed out.
+PATIENCE = 600
+
+
+def downloaded(client, url, **extra):
+    """The answer to `url` (a save, page or API, or a sheet) once its sheets are drawn, asking
+    again after Retry-After while they are being drawn, as the page that says so does."""
+    deadline = time.monotonic() + PATIENCE
+    response = client.get(url, **extra)
+    while still_drawing(response) and time.monotonic() < deadline:
+        assert int(response["Retry-After"]) >= 1
+        time.sleep(min(int(response["Retry-After"]), 2))
+        response = client.get(url, **extra)
+    return response
+
+
+def still_drawing(response):
+    """The page's 503, or the API's or a sheet's 429 saying the sheets are being drawn (not a
+    spent budget, which is a 429 too)."""
+    if response.status_code == 503:
+        return True
+    return response.status_code == 429 and "still being drawn" in response.content.decode()
+
+
+def save_of(client, deck):
+    response = downloaded(client, f"/decks/{deck.share_key}/tts.json")
+    assert response.status_code == 200, response.status_code
+    return json.loads(response.content)
 
 
 def zone_cards(slug, zone, count):

@@ -1,14 +1,18 @@
 """Drawing a visitor can start is throttled, counting only what is drawn: a card face
-(face.png) or a face queued for a Tabletop Simulator sheet spends the client's face budget, a
-game's back and the calibration sheet the pictures budget; reading what is drawn is free."""
+(face.png) spends the client's face budget, a face queued for a Tabletop Simulator sheet its
+`tts` budget, a game's back and the calibration sheet the pictures budget; reading what is
+drawn is free."""
 
 import pytest
+from django.conf import settings
 from django.test import Client
 
 from cardsite.catalogue.faces import face_data
+from cardsite.catalogue.faces.ahead import settle
 from cardsite.catalogue.faces.cache import face_path
 from cardsite.catalogue.models import Card
 from decks.proxies import calibration
+from tests.decks.tts_support import downloaded
 from tests.hostile.conftest import capital_deck
 from tests.hostile.test_page_throttles import assert_refused
 
@@ -51,32 +55,39 @@ def test_drawing_the_calibration_sheet_is_throttled_and_reading_a_drawn_one_is_f
     assert_refused(refused, "1 picture drawn a minute")
 
 
-def test_an_anonymous_tabletop_export_queues_faces_only_within_the_face_budget(owner, rates):
-    rates(faces="5/min")
+def faces_drawn():
+    folder = settings.MEDIA_ROOT / "faces"
+    return [p for p in folder.glob("*.png") if "@" not in p.name] if folder.exists() else []
+
+
+def test_an_anonymous_tabletop_export_queues_faces_only_within_its_budget(owner, rates):
+    rates(tts="5/min")
     client = Client()
     url = f"/decks/{capital_deck(owner).share_key}/tts.json"
-    assert client.get(url).status_code == 200
-    # The first export spent the budget on five of its twenty faces; more drawing is refused.
-    assert_refused(client.get(url), "5 card faces drawn a minute")
+    # Five of its twenty faces granted: not handed out with sheets TTS would fail to load.
+    assert client.get(url).status_code == 503
+    assert_refused(client.get(url), "5 card faces drawn for Tabletop Simulator a minute")
+    settle()
+    assert len(faces_drawn()) <= 5
 
 
-def test_one_tabletop_export_queues_at_most_14_faces_whatever_the_budget(owner, rates):
-    rates(faces="15/min")
+def test_a_tabletop_export_spends_a_face_once_however_often_it_is_asked(owner, rates):
+    rates(tts="20/min")
     client = Client()
     deck = capital_deck(owner)
-    url = f"/decks/{deck.share_key}/tts.json"
-    # Twenty faces missing: 14 queued, then 1 (the budget's last), then nothing is left.
-    assert client.get(url).status_code == 200
-    assert client.get(url).status_code == 200
-    assert_refused(client.get(url), "15 card faces drawn a minute")
+    # Twenty faces missing, all granted at once; asking again while they are drawn is free.
+    assert downloaded(client, f"/decks/{deck.share_key}/tts.json").status_code == 200
+    assert len(faces_drawn()) == 20
+    other = capital_deck(owner, copies=2)  # the same cards: nothing left to draw, nothing spent
+    assert downloaded(client, f"/decks/{other.share_key}/tts.json").status_code == 200
 
 
 def test_the_api_tabletop_export_spends_the_same_face_budget(owner, rates):
-    rates(faces="5/min")
+    rates(tts="5/min")
     client = Client()
     deck = capital_deck(owner)
-    assert client.get(f"/decks/{deck.share_key}/tts.json").status_code == 200
+    assert client.get(f"/decks/{deck.share_key}/tts.json").status_code == 503
     refused = client.get(f"/api/v1/decks/{deck.share_key}/export/", {"as": "tts"})
     assert refused.status_code == 429
     assert int(refused["Retry-After"]) > 0
-    assert "5 card faces drawn a minute" in refused.json()["detail"]
+    assert "5 card faces drawn for Tabletop Simulator a minute" in refused.json()["detail"]

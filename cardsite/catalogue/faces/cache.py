@@ -59,12 +59,16 @@ def face_file(card: Card, *, before_drawing: Callable[[], None] = lambda: None) 
     return write_face(data, art=load_art(card))
 
 
-def write_face(data: FaceData, *, art: Image.Image | None, path: Path | None = None) -> Path:
+def write_face(
+    data: FaceData, *, art: Image.Image | None, path: Path | None = None, optimize: bool = True
+) -> Path:
     """Draw the face and keep it (at `path`, face_path's answer when the drawing was asked
     for), removing the files of the card's older versions. Needs no database: `data` and
-    `art` are read beforehand, as a background drawer does."""
+    `art` are read beforehand, as a background drawer does. `optimize` (PNG's smallest
+    encoding) costs about 105 ms of a face's 145 for 6 % fewer bytes (60 KB against 64)."""
     path = path or face_path(data)
-    write_atomically(path, _png(_Face(data, get_engine(data.game_slug), art=art).draw()))
+    face = _Face(data, get_engine(data.game_slug), art=art).draw()
+    write_atomically(path, _png(face, optimize=optimize))
     version = path.stem.rsplit("-", 1)[-1]
     mine = re.compile(rf"{re.escape(data.short_id)}-([0-9a-f]+)(?:@\d+x\d+)?\.png")
     for old in path.parent.iterdir():
