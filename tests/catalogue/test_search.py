@@ -349,17 +349,16 @@ def test_the_named_endpoint_needs_exactly_one_of_fuzzy_or_exact(api):
     assert api.get("/api/v1/cards/named/", {"fuzzy": "a", "exact": "b"}).status_code == 400
 
 
-def test_a_card_read_sends_etag_and_last_modified_and_answers_304(api):
+def test_a_card_read_sends_an_etag_that_answers_304_and_no_last_modified(api):
+    # A date in whole seconds cannot tell two edits in one second apart, and the row's
+    # updated_at misses edits to what the answer shows from other rows (factions, set,
+    # rulings): the ETag, made from the answer's bytes, is the only validator sent.
     card = Card.objects.get(card_set__code="ORI-RB", name="Cloudglider")
     first = api.get(f"/api/v1/cards/{card.short_id}/")
     assert first.status_code == 200
-    assert first["ETag"] and first["Last-Modified"]
+    assert first["ETag"] and not first.has_header("Last-Modified")
     again = api.get(f"/api/v1/cards/{card.short_id}/", HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 304
-    since = api.get(
-        f"/api/v1/cards/{card.short_id}/", HTTP_IF_MODIFIED_SINCE=first["Last-Modified"]
-    )
-    assert since.status_code == 304
 
 
 def test_a_changed_card_gets_a_new_etag(api):

@@ -114,4 +114,6 @@ def test_the_readme_states_the_bounds_on_lines_problems_columns_and_drawing():
     assert f"the first **{MAX_SHOWN_PROBLEMS}**" in table
     assert f"at most **{MAX_CSV_COLUMNS}** columns" in table
     assert "**60 faces a minute**" in table
-    assert "at most **14** a request" in table
+    # A save's faces are queued on one drawing thread, however many a request asks for.
+    assert "**240 a minute**" in table
+    assert "at most **2,000** jobs waiting" in table
