@@ -2,6 +2,7 @@
 
 from collections.abc import Callable
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 
 from cardsite.api.errors import json_or_html_404
@@ -21,6 +22,29 @@ class NulInPathIsNotFound:
         if "\x00" in request.path:
             return json_or_html_404(request, Http404("No page at a path with a NUL character."))
         return self.get_response(request)
+
+
+class BodyTooLarge:
+    """A body past DATA_UPLOAD_MAX_MEMORY_SIZE is a 413 naming the limit, before anything
+    reads it. Django would raise RequestDataTooBig where the body is first read, which it
+    answers with its bare HTML 400, even under /api/. Multipart bodies are left to Django:
+    their files do not count towards the limit (the art and CSV uploads have their own)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if limit is None or length <= limit or request.content_type == "multipart/form-data":
+            return self.get_response(request)
+        message = f"A request body is at most {limit:,} bytes; this one is {length:,}."
+        if request.path.startswith("/api/"):
+            return JsonResponse({"code": "too_large", "detail": message}, status=413)
+        return HttpResponse(message, status=413, content_type="text/plain; charset=utf-8")
 
 
 class TextHygiene:

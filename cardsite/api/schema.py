@@ -125,6 +125,7 @@ class ApiSchema(AutoSchema):
         if any(p["in"] == "path" for p in parameters) or StablePagination.page_query_param in query:
             errors[404] = "No such resource, or no such page."
         if "requestBody" in operation:
+            errors[413] = "The body is larger than the limit the answer names."
             errors[415] = "The body is not in a content type the operation reads."
         if self.view.get_throttles():
             errors[429] = "Too many requests; see Retry-After."

@@ -75,6 +75,8 @@ MIDDLEWARE = [
     # Static files straight from the app process, compressed and cached (whitenoise).
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "cardsite.middleware.NulInPathIsNotFound",
+    # A body past DATA_UPLOAD_MAX_MEMORY_SIZE: a 413 naming it (JSON under /api/).
+    "cardsite.middleware.BodyTooLarge",
     "cardsite.middleware.TextHygiene",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -1,0 +1,67 @@
+"""A body past Django's DATA_UPLOAD_MAX_MEMORY_SIZE is a 413 naming the limit, JSON under
+/api/, and nothing is written: Django's own answer was a bare HTML 400 (the schema fuzz met
+it with a 12 MB JSON body)."""
+
+import json
+
+import pytest
+import yaml
+from django.conf import settings
+from django.contrib.auth.models import User
+from rest_framework.test import APIClient
+
+from decks.models import Deck
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def api():
+    client = APIClient()
+    client.force_authenticate(User.objects.create_user("heavy", password="x-Long-pass-9"))
+    return client
+
+
+def oversized_json() -> str:
+    return json.dumps(
+        {"game": "conquest-of-orion", "text": "x" * settings.DATA_UPLOAD_MAX_MEMORY_SIZE}
+    )
+
+
+@pytest.mark.parametrize(
+    "url", ["/api/v1/decks/", "/api/v1/decks/validate/", "/api/v1/collection/import/"]
+)
+def test_an_api_body_past_the_limit_is_a_json_413_naming_it(api, url):
+    response = api.post(url, data=oversized_json(), content_type="application/json")
+    assert response.status_code == 413
+    assert response["Content-Type"] == "application/json"
+    limit = f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,}"
+    assert f"at most {limit} bytes" in response.json()["detail"]
+    assert len(response.content) < 200
+    assert not Deck.objects.exists()
+
+
+def test_a_page_form_past_the_limit_is_a_plain_413_naming_it(client):
+    body = "q=" + "x" * settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    response = client.post(
+        "/accounts/login/", data=body, content_type="application/x-www-form-urlencoded"
+    )
+    assert response.status_code == 413
+    assert b"at most" in response.content
+
+
+def test_a_body_within_the_limit_reaches_the_view(api):
+    response = api.post(
+        "/api/v1/decks/validate/",
+        data=json.dumps({"game": "conquest-of-orion", "text": "1 Nothing by this name"}),
+        content_type="application/json",
+    )
+    assert response.status_code != 413
+
+
+def test_the_schema_names_the_413_on_every_operation_with_a_body(client):
+    schema = yaml.safe_load(client.get("/api/v1/schema/").content)
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            if isinstance(operation, dict) and "requestBody" in operation:
+                assert "413" in operation["responses"], f"{method.upper()} {path}"
