@@ -40,14 +40,6 @@ def django_db_setup(
     yield
     if not django_db_keepdb:
         with django_db_blocker.unblock():
-            if connections["default"].vendor == "postgresql":
-                # A thread of a live server or of the face drawer may still hold a session
-                # on the test database, and PostgreSQL refuses to drop a database in use.
-                with connections["default"].cursor() as cursor:
-                    cursor.execute(
-                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                        "WHERE datname = current_database() AND pid <> pg_backend_pid()"
-                    )
             teardown_databases(databases, verbosity=verbosity)
         if connections["default"].vendor == "sqlite":
             # Django removes the test database's file (cardsite/settings/test.py), not the
