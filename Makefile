@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell sha1sum pyproject.toml | cut -c1-12)
 
-.PHONY: install run test suite lint clean browser print-tools serve-prod
+.PHONY: install run test suite lint clean tools serve-prod
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,32 +25,17 @@ run: install
 	$(BIN)/python manage.py dev_superuser
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
-test: install lint browser print-tools suite
+test: tools install lint suite
 
 # The suite alone, on a machine already set up: CI runs the PostgreSQL one beside `make test`.
 suite: install
 	$(BIN)/pytest
 
-# The browser tests drive Debian's Chromium (Playwright's own browser download cannot be used),
-# and check the pages with the W3C Nu checker (vnu.jar, from npm), which needs a Java runtime.
-browser:
-	@command -v chromium >/dev/null || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
-	  else echo "The browser tests need Chromium: sudo apt-get install chromium" >&2; exit 1; fi; }
-	@command -v java >/dev/null || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jre-headless; \
-	  else echo "The Nu checker needs Java: sudo apt-get install default-jre-headless" >&2; exit 1; fi; }
-
-# The proxy sheet tests read PDFs with the real tools: poppler's pdftoppm renders pages, zbar's
-# zbarimg reads their QR codes, qpdf checks the file.
-print-tools:
-	@missing=""; \
-	command -v pdftoppm >/dev/null || missing="$$missing poppler-utils"; \
-	command -v zbarimg >/dev/null || missing="$$missing zbar-tools"; \
-	command -v qpdf >/dev/null || missing="$$missing qpdf"; \
-	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
-	  else echo "The proxy sheet tests need:$$missing (sudo apt-get install$$missing)" >&2; exit 1; fi; fi
+# Debian's packages the set-up and the tests use (Chromium, npm, a Java runtime for the Nu
+# checker, poppler, zbar and qpdf for the proxy sheets): installed where missing, one list
+# shared with CI.
+tools:
+	@bash .ci/system-tools
 
 lint: install
 	$(BIN)/ruff check .
