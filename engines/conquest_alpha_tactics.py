@@ -143,12 +143,14 @@ FORMATS = (
 )
 
 
-def _untyped_zone(factions: tuple[str, ...], keywords: tuple[str, ...] = ()) -> str:
+def _untyped_zone(factions: tuple[str, ...], keywords: tuple[str, ...] = (), name: str = "") -> str:
     # Where the rulebook names a card without its type, whether it is a player card or a
     # target card is still known: player cards make up a faction's deck ("3 Game Components":
-    # each faction's 33 cards) and only they have an effect type (8.1), target cards form one
-    # pile of no faction.
-    return "main" if factions or _EFFECT_TYPES.intersection(keywords) else "targets"
+    # each faction's 33 cards), only they have an effect type (8.1), and the ones known by
+    # what players do with them are named (_PLACED_BY_PLAYERS, as the target decks refuse
+    # them); target cards form one pile of no faction.
+    player = factions or _EFFECT_TYPES.intersection(keywords) or name in _PLACED_BY_PLAYERS
+    return "main" if player else "targets"
 
 
 ENGINE = GameEngine(
