@@ -40,8 +40,10 @@ from cardsite.catalogue.models import Card, Faction, Game
 from cardsite.collection.models import CollectionCard, CollectionShare, Pool, PoolMember
 from decks.backup_collection import check_collections, clear_collections
 from decks.backup_history import baselines, check_versions
+from decks.decklist import MAX_QUANTITY
 from decks.models import Deck, DeckEntry, DeckVersion, MaybeEntry, PrintProfile
 from decks.services.building import MAX_BUILT_DECKS, built_counts_locked
+from decks.services.write import MAX_MAYBE
 
 # In the order they are written and restored: everything a row points at comes before it.
 MODELS: tuple[type[models.Model], ...] = (
@@ -308,6 +310,7 @@ def check_backup(records: list[Record]) -> list[Problem]:
                 )
             )
     problems += _check_built(by_label["decks.deck"])
+    problems += _check_plans(by_label["decks.maybeentry"])
     deck_versions = {f.get("share_key"): f.get("version") for _, f in by_label["decks.deck"]}
     problems += check_versions(by_label["decks.deckversion"], deck_versions, known_users)
     problems += check_collections(by_label, usernames)
@@ -330,6 +333,38 @@ def _check_built(decks: list[tuple[Record, dict[str, Any]]]) -> list[Problem]:
         counts[owner] = counts.get(owner, 0) + 1
         if counts[owner] == MAX_BUILT_DECKS + 1:
             problems.append(Problem(record.line, "fields.built_at", _too_many_built(owner[0])))
+    return problems
+
+
+def _check_plans(maybe: list[tuple[Record, dict[str, Any]]]) -> list[Problem]:
+    """A deck's planned cards are held to the limits every write holds them to (MAX_MAYBE
+    different cards, 1 to MAX_QUANTITY copies of each), so a restore cannot leave a plan that
+    no write could make: each problem on the line of the row past the limit."""
+    problems: list[Problem] = []
+    counts: dict[tuple[str, ...], int] = {}
+    for record, fields in maybe:
+        quantity = fields.get("quantity")
+        if isinstance(quantity, int) and not 1 <= quantity <= MAX_QUANTITY:
+            problems.append(
+                Problem(
+                    record.line,
+                    "fields.quantity",
+                    f"A planned card's quantity is 1 to {MAX_QUANTITY}; this one is {quantity}.",
+                )
+            )
+        deck = _key(fields.get("deck"), 1)
+        if deck is None:
+            continue
+        counts[deck] = counts.get(deck, 0) + 1
+        if counts[deck] == MAX_MAYBE + 1:
+            problems.append(
+                Problem(
+                    record.line,
+                    "fields.deck",
+                    f"A deck plans at most {MAX_MAYBE} different cards; deck {deck[0]!r} "
+                    "plans more.",
+                )
+            )
     return problems
 
 

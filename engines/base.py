@@ -301,8 +301,8 @@ class GameEngine:
     goldfish_cost: float = 1.0
     # The zone of a card whose type the rulebook does not state, from its factions; None:
     # the game's first zone.
-    # Called with the card's factions and keywords.
-    untyped_zone: Callable[[tuple[str, ...], tuple[str, ...]], str] | None = field(
+    # Called with the card's factions, keywords and name.
+    untyped_zone: Callable[[tuple[str, ...], tuple[str, ...], str], str] | None = field(
         default=None, compare=False
     )
     # What a card of no faction is called where the rulebook gives it a meaning (Orion's
@@ -376,14 +376,18 @@ class GameEngine:
         return max(100, 2 * largest)
 
     def zone_for(
-        self, card_type: str | None, factions: tuple[str, ...], keywords: tuple[str, ...] = ()
+        self,
+        card_type: str | None,
+        factions: tuple[str, ...],
+        keywords: tuple[str, ...] = (),
+        name: str = "",
     ) -> str:
         """The zone a card goes in when a decklist does not say."""
         spec = self.card_type(card_type) if card_type else None
         if spec is not None and spec.zone is not None:
             return spec.zone
         if card_type is None and self.untyped_zone is not None:
-            return self.untyped_zone(factions, keywords)
+            return self.untyped_zone(factions, keywords, name)
         return self.zones[0].slug
 
     def factions_not_given(self, *, official: bool, factions: tuple[str, ...]) -> bool:

@@ -42,10 +42,6 @@ def _blue_but_earth(card: DeckCard) -> bool:
     return card.stats.get("planet_type") == "federation" and card.name != "Earth"
 
 
-def _removed_for_three(card: DeckCard) -> bool:
-    return card.name in _THREE_PLAYER_REMOVED
-
-
 # 8.1 Types of Card Effects: "There are five types of effects on player cards": a card that
 # has one is a player card, whatever else the rulebook leaves out about it.
 _EFFECT_TYPES = frozenset(
@@ -58,12 +54,9 @@ _EFFECT_TYPES = frozenset(
 _PLACED_BY_PLAYERS = frozenset({"Teleporter"})
 
 
-def _player_card(card: DeckCard) -> bool:
-    return (
-        card.card_type in _PLAYER_TYPES
-        or bool(_EFFECT_TYPES.intersection(card.keywords))
-        or card.name in _PLACED_BY_PLAYERS
-    )
+def _player_card_by_kind(card: DeckCard) -> bool:
+    # With _PLACED_BY_PLAYERS, by name: every player card.
+    return card.card_type in _PLAYER_TYPES or bool(_EFFECT_TYPES.intersection(card.keywords))
 
 
 def _targets(slug: str, name: str, size: int, source: str, *extra: CardsNotAllowed) -> Format:
@@ -88,7 +81,8 @@ def _targets(slug: str, name: str, size: int, source: str, *extra: CardsNotAllow
                 "of effects on player cards'. Inferred: 8.2, Note: 'The Teleporter can be "
                 "placed over a blockade', and 6 Round Overview: players 'place their hand cards "
                 "face down under the four target cards', so the Teleporter is a player card",
-                excluded=_player_card,
+                excluded=_player_card_by_kind,
+                names=_PLACED_BY_PLAYERS,
                 what="player cards (a Ship, Tech, Weapon, Action or Troops card, a card "
                 "with an effect type, or the Teleporter, which players place)",
             ),
@@ -142,19 +136,21 @@ FORMATS = (
         CardsNotAllowed(
             source="9.3 Short Game: 'The following cards are removed from the "
             "target card pile: Cestus 3, Vulcan, P'Jem, Tellar Prime'",
-            excluded=_removed_for_three,
+            names=_THREE_PLAYER_REMOVED,
             what="Cestus 3, Vulcan, P'Jem and Tellar Prime",
         ),
     ),
 )
 
 
-def _untyped_zone(factions: tuple[str, ...], keywords: tuple[str, ...] = ()) -> str:
+def _untyped_zone(factions: tuple[str, ...], keywords: tuple[str, ...] = (), name: str = "") -> str:
     # Where the rulebook names a card without its type, whether it is a player card or a
     # target card is still known: player cards make up a faction's deck ("3 Game Components":
-    # each faction's 33 cards) and only they have an effect type (8.1), target cards form one
-    # pile of no faction.
-    return "main" if factions or _EFFECT_TYPES.intersection(keywords) else "targets"
+    # each faction's 33 cards), only they have an effect type (8.1), and the ones known by
+    # what players do with them are named (_PLACED_BY_PLAYERS, as the target decks refuse
+    # them); target cards form one pile of no faction.
+    player = factions or _EFFECT_TYPES.intersection(keywords) or name in _PLACED_BY_PLAYERS
+    return "main" if player else "targets"
 
 
 ENGINE = GameEngine(

@@ -23,7 +23,7 @@ from engines.conquest_for_the_capital_goldfish import (
     odds,
 )
 from engines.hands import HandRules
-from engines.rules import CardsNotAllowed, CopyLimit, DeckCard, Format, OneFaction, ZoneSize
+from engines.rules import CardsNotAllowed, CopyLimit, Format, OneFaction, ZoneSize
 from engines.table import Choice, Clear, Deal, Table, TableZone, TurnStep, ZoneKind
 
 RULEBOOK = "conquest-for-the-capital.txt"
@@ -33,10 +33,6 @@ _ONCE_READING = (
     "faction's '12 Battle Cards' and '8 Upgrade Cards' as that many different cards, so a "
     "card named twice is one the faction does not have"
 )
-
-
-def _elf_special_card(card: DeckCard) -> bool:
-    return card.name == "Elf Special Card"
 
 
 FORMATS = (
@@ -86,7 +82,7 @@ FORMATS = (
                 source="Game Components: '1 Elf Special Card', listed apart from what 'Each "
                 "factions comes with' (12 Battle Cards, 8 Upgrade Cards); Faction Rules, Elves: "
                 "'Begin the game with 6 units and the Elf Special card'",
-                excluded=_elf_special_card,
+                names=frozenset({"Elf Special Card"}),
                 what="the Elf Special Card, which the Elves begin the game with",
             ),
         ),

@@ -18,16 +18,12 @@ from engines.base import (
 )
 from engines.conquest_of_orion_goldfish import GOLDFISH_POLICY, goldfish, goldfish_reference, odds
 from engines.hands import HandRules, Mulligan
-from engines.rules import CardsNotAllowed, DeckCard, Format, OneFaction, TypesNotAllowed, ZoneSize
+from engines.rules import CardsNotAllowed, Format, OneFaction, TypesNotAllowed, ZoneSize
 from engines.table import Counter, Deal, Starting, Table, TableZone, TurnStep, ZoneKind
 
 RULEBOOK = "conquest-of-orion.txt"
 
 _COST_HELP = "Resource cost in {colour} (§1.1 Parts of a Card, 3. Resource Cost)."
-
-
-def _archive_card(card: DeckCard) -> bool:
-    return card.name == "Archive card"
 
 
 def _orion_format(slug: str, name: str, size: int, kind: str) -> Format:
@@ -57,7 +53,7 @@ def _orion_format(slug: str, name: str, size: int, kind: str) -> Format:
             CardsNotAllowed(
                 source="§1.5 Resources: 'Resources are tracked on the Archive card, of which a "
                 "copy is given to each player'",
-                excluded=_archive_card,
+                names=frozenset({"Archive card"}),
                 what="the Archive card, of which a copy is given to each player",
             ),
         ),

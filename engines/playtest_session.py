@@ -103,16 +103,15 @@ class _Session:
                 self.zones[zone.slug].append(_Card(next_id, card, zone.enters_face_up))
                 next_id += 1
         for starting in table.starting:
+            # Face up or down as the zone deals any card that enters it.
+            into = table.zone(starting.zone)
             for name in starting.names:
                 card = (outside or {}).get(name) or DeckCard(
                     key="", name=name, card_type=starting.card_type, zone="", quantity=1
                 )
-                self.zones[starting.zone].append(_Card(next_id, card, True))
+                self.zones[into.slug].append(_Card(next_id, card, into.enters_face_up))
                 next_id += 1
-            self.log.append(
-                f"{table.opening_name}: {', '.join(starting.names)} in "
-                f"{table.zone(starting.zone).name}."
-            )
+            self.log.append(f"{table.opening_name}: {', '.join(starting.names)} in {into.name}.")
         self.log.append(f"{table.opening_name}: shuffled, then drew {table.rules.opening}.")
         self.draw(table.rules.opening)
         for deal in table.opening_deals:

@@ -382,9 +382,12 @@ class TypesNotAllowed(Rule):
 
 @dataclass(frozen=True)
 class CardsNotAllowed(Rule):
-    """Cards this format removes, by a predicate over the card (e.g. the Short Game's targets)."""
+    """Cards this format removes: those `names` names (cards the rulebook names without
+    a type to remove them by, or lists by name), and those a predicate over the card picks
+    (e.g. the Short Game's blue targets)."""
 
     excluded: Callable[[DeckCard], bool] = lambda card: False
+    names: frozenset[str] = frozenset()
     what: str = ""
 
     def describe(self) -> str:
@@ -394,7 +397,7 @@ class CardsNotAllowed(Rule):
         return f"This format is played {self.describe()}."
 
     def check(self, deck: Deck, settings: Mapping[str, Any]) -> list[Problem]:
-        strays = [c for c in deck.cards if self.excluded(c)]
+        strays = [c for c in deck.cards if c.name in self.names or self.excluded(c)]
         if not strays:
             return []
         return [

@@ -151,7 +151,9 @@ def _build(slug: str, version: int) -> GameSnapshot:
             slug=card.slug,
             card_type=type_name,
             type_zone=(
-                zones.get(type_name) if type_name else engine.zone_for(None, factions, keywords)
+                zones.get(type_name)
+                if type_name
+                else engine.zone_for(None, factions, keywords, card.name)
             ),
             factions=factions,
             keywords=keywords,

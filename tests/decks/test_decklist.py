@@ -382,3 +382,37 @@ def test_an_mtg_arena_exports_about_block_names_the_deck_and_holds_no_card():
     assert read(text) == ([(4, "Osiris", "main", False), (2, "Iamur", None, True)], [])
     _, [problem] = read("About\nName Alien swarm\n3 Osiris\nDeck\n4 Osiris\n")
     assert str(problem) == "line 3: only the deck's `Name ...` is read under About"
+
+
+# Every break str.splitlines knows ("\r\n" is one); a list joined by any of them, with a
+# byte-order mark after each break, reads as the same list joined by "\n".
+BREAKS = ["\n", "\r", "\r\n", "\v", "\f", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
+
+
+@pytest.mark.parametrize("brk", BREAKS, ids=[f"U+{ord(b[-1]):04X}" for b in BREAKS])
+@pytest.mark.parametrize(
+    "rows",
+    [
+        # Headers, a sideboard and a maybe-board, comments and a trailing note.
+        [
+            "Deck (7):",
+            "4 Osiris // the finisher",
+            "3x Iamur (ORI-RB) 8",
+            "",
+            "Sideboard",
+            "SB: 2 Cloudglider",
+            "// Maybeboard (1 cards)",
+            "Heliokraken x1",
+        ],
+        # MTGO's shape: the deck, one blank line, then the sideboard without a header.
+        ["4 Osiris", "3 Iamur", "", "2 Cloudglider", "1 Heliokraken"],
+        # Arena's About block, then an unknown section whose cards are left out.
+        ["About", "Name Swarm", "", "Deck", "4 Osiris", "Tokens:", "1 Iamur"],
+    ],
+    ids=["headers", "mtgo", "about"],
+)
+def test_every_line_break_with_a_byte_order_mark_after_it_reads_as_a_newline(rows, brk):
+    expected = parse_text("\n".join(rows) + "\n", ORION)
+    assert parse_text(brk.join(rows) + brk, ORION) == expected
+    marked = "\ufeff" + "".join(row + brk + "\ufeff" for row in rows)
+    assert parse_text(marked, ORION) == expected

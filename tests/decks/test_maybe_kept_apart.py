@@ -6,7 +6,10 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from cardsite.catalogue.models import Game
+from cardsite.catalogue.documents import DocumentError
+from cardsite.catalogue.models import Card, Game
+from decks.backups import read_backup, restore_backup
+from decks.decklist import MAX_QUANTITY
 from decks.exports import deck_export
 from decks.models import Deck
 from decks.printing import deck_order, order_cards
@@ -15,12 +18,19 @@ from decks.services import (
     Intake,
     check,
     deck_create,
+    deck_delete,
+    deck_fork,
+    deck_restore,
+    deck_revert,
     deck_update,
     intake_deck,
     intake_text,
     resolve,
 )
 from decks.services.history import deck_state
+from decks.services.write import MAX_MAYBE
+from engines.errors import InputError
+from tests.decks.backup_support import backup_by_command, read_backup_file
 from tests.decks.test_maybe_pages import human, in_deck, legal_limited_deck, planned, sample
 
 pytestmark = pytest.mark.django_db
@@ -210,3 +220,102 @@ def test_a_split_cards_name_is_read_whole_and_a_note_after_a_name_is_dropped():
     assert sorted((e.card.short_id, e.quantity) for e in resolved.entries) == sorted(
         [(renamed.short_id, 1), (card.short_id, 5)]
     )
+
+
+# --- a pasted plan at its limit, by every path that writes one ------------------------------
+
+
+def tactics_plan_text(cards):
+    """A Tactics list: one target card in the deck, then every card of `cards` in its
+    sideboard, each by its set and number."""
+    rows = [f"1 {c.name} ({c.card_set.code}) {c.number}" for c in cards]
+    return "Targets:\n1 {0.name} ({0.card_set.code}) {0.number}\nSideboard\n{1}\n".format(
+        Card.objects.get(game__slug=TACTICS, name="Earth"), "\n".join(rows)
+    )
+
+
+@pytest.fixture
+def plans():
+    """MAX_MAYBE + 1 Tactics cards, none of them Earth: a full plan, and one card past it."""
+    cards = list(
+        Card.objects.filter(game__slug=TACTICS)
+        .exclude(name="Earth")
+        .select_related("card_set")
+        .order_by("short_id")[: MAX_MAYBE + 1]
+    )
+    assert len(cards) == MAX_MAYBE + 1
+    return cards
+
+
+def paste(owner, cards):
+    engine = Game.objects.get(slug=TACTICS).engine
+    return deck_create(
+        owner=owner,
+        game=Game.objects.get(slug=TACTICS),
+        format_slug="targets",
+        name="Pasted plan",
+        intake=intake_text(tactics_plan_text(cards), engine),
+    )
+
+
+def test_a_pasted_plan_past_the_limit_is_refused_by_create_and_update_writing_nothing(owner, plans):
+    engine = Game.objects.get(slug=TACTICS).engine
+    with pytest.raises(InputError, match=f"at most {MAX_MAYBE} different cards") as refused:
+        paste(owner, plans)
+    assert refused.value.field == "text" and not Deck.objects.exists()
+    deck = paste(owner, plans[:MAX_MAYBE])
+    assert len(planned(deck)) == MAX_MAYBE
+    with pytest.raises(InputError, match=f"at most {MAX_MAYBE} different cards"):
+        deck_update(
+            deck=deck,
+            expected_version=deck.version,
+            changes={},
+            intake=intake_text(tactics_plan_text(plans), engine),
+        )
+    deck.refresh_from_db()
+    assert deck.version == 1 and set(planned(deck)) == {c.short_id for c in plans[:MAX_MAYBE]}
+
+
+def test_revert_restore_and_fork_never_take_a_plan_past_the_limit(owner, plans):
+    engine = Game.objects.get(slug=TACTICS).engine
+    deck = paste(owner, plans[:MAX_MAYBE])
+    # Version 2 plans the last card and one other: a revert replaces the plan, never adds.
+    deck = deck_update(
+        deck=deck,
+        expected_version=1,
+        changes={},
+        intake=intake_text(tactics_plan_text([plans[0], plans[-1]]), engine),
+    )
+    assert set(planned(deck)) == {plans[0].short_id, plans[-1].short_id}
+    deck = deck_revert(deck=deck, expected_version=2, version=1, author=owner)
+    assert set(planned(deck)) == {c.short_id for c in plans[:MAX_MAYBE]}
+    deck_delete(deck=deck)
+    deck = deck_restore(deck=Deck.objects.get(pk=deck.pk), owner=owner)
+    assert len(planned(deck)) == MAX_MAYBE
+    # A fork copies the deck's cards, not its plan.
+    other = User.objects.create_user("forker", password="x-Long-pass-9")
+    assert planned(deck_fork(deck=deck, owner=other)) == {}
+
+
+def test_a_backup_restore_is_refused_a_plan_past_the_limits_the_site_holds_it_to(
+    owner, plans, tmp_path
+):
+    deck = paste(owner, plans[:MAX_MAYBE])
+    path = tmp_path / "decks.json"
+    backup_by_command(path)
+    objects = read_backup_file(path)
+    maybe = [o for o in objects if o["model"] == "decks.maybeentry"]
+    assert len(maybe) == MAX_MAYBE
+    # One card past the plan's limit, and a planned card of more copies than a plan holds.
+    extra = {"deck": [deck.share_key], "card": [plans[-1].short_id], "quantity": 1}
+    objects.append({"model": "decks.maybeentry", "fields": extra})
+    maybe[0]["fields"]["quantity"] = MAX_QUANTITY + 1
+    path.write_text(json.dumps(objects))
+    Deck.objects.all().delete()
+
+    with pytest.raises(DocumentError) as refused:
+        restore_backup(read_backup(path.read_bytes()))
+    messages = " | ".join(str(p) for p in refused.value.problems)
+    assert f"plans at most {MAX_MAYBE} different cards" in messages
+    assert f"planned card's quantity is 1 to {MAX_QUANTITY}" in messages
+    assert not Deck.objects.exists()

@@ -252,3 +252,15 @@ def test_a_card_whose_type_is_not_given_is_checked_counted_and_shown(api, client
         intake=Intake((RequestedCard(1, None, galaxy.short_id),)),
     )
     assert "Type not given" in client.get(deck.get_absolute_url()).content.decode()
+
+
+def test_the_teleporter_a_player_card_by_inference_goes_in_the_faction_deck_not_the_targets(api):
+    # The target decks refuse the Teleporter as a player card (8.2, Note; 6 Round Overview):
+    # a list that names it without a section puts it where player cards go, as the Delta
+    # Flyer's effect type does, not in the target pile that refuses it.
+    teleporter = Card.objects.get(card_set__code="TAC-RB", name="Teleporter")
+    assert teleporter.card_type is None and not teleporter.factions.exists()
+    for listed in (ids([teleporter]), None):
+        text = None if listed else "1 Teleporter\n"
+        result = check(api, "conquest-alpha-tactics", "faction-deck", listed, text=text)
+        assert result["counts"]["zones"] == {"main": 1}

@@ -33,7 +33,9 @@ def legal_deck(slug: str) -> list[DeckCard]:
             key=item["name"],
             name=item["name"],
             card_type=item["type"],
-            zone=engine.zone_for(item["type"], tuple(item["factions"]), tuple(item["keywords"])),
+            zone=engine.zone_for(
+                item["type"], tuple(item["factions"]), tuple(item["keywords"]), item["name"]
+            ),
             quantity=1,
             factions=tuple(item["factions"]),
             keywords=tuple(item["keywords"]),

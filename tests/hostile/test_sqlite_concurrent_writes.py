@@ -341,3 +341,49 @@ def test_a_page_is_read_while_another_connection_holds_the_write_lock(
     assert requests.get(f"{live}/decks/{deck.share_key}/", **signed_in).status_code == 200
     api = requests.get(f"{live}{API}/decks/{deck.share_key}/", headers=token(owner["token"]))
     assert api.status_code == 200
+
+
+def test_ten_pasted_lists_with_sideboards_at_once_each_leave_a_whole_deck_and_plan(live, owner):
+    deck, key = owner["deck"], owner["token"]
+    url = f"{live}{API}/decks/{deck.share_key}/"
+    dwarves = list(deck.entries.select_related("card__card_set").order_by("card__short_id"))
+    others = list(
+        Card.objects.filter(card_set__code="CFC-SMP")
+        .exclude(factions__name="Dwarves")
+        .select_related("card_set")
+        .order_by("short_id")[:10]
+    )
+    assert len(others) == 10
+
+    def text(n: int) -> str:
+        # Writer n drops the n-th dwarf card and plans the n-th other card, n + 1 copies.
+        rows = [f"1 {e.card.name} ({e.card.card_set.code}) {e.card.number}" for e in dwarves]
+        del rows[n]
+        c = others[n]
+        return "\n".join(
+            [*rows, "", "Sideboard", f"{n + 1} {c.name} ({c.card_set.code}) {c.number}"]
+        )
+
+    stale = fire(
+        [
+            ("PATCH", url, {"json": {"text": text(n), "version": 1}, "headers": token(key)})
+            for n in range(10)
+        ]
+    )
+    assert statuses(stale) == {200: 1, 409: 9}
+    deck.refresh_from_db()
+    assert deck.version == 2
+    answers = fire(
+        [("PATCH", url, {"json": {"text": text(n)}, "headers": token(key)}) for n in range(10)]
+    )
+    # Without a version each write applies to the deck as it is then (as the renames above).
+    assert statuses(answers) == {200: 10}
+    deck.refresh_from_db()
+    assert sorted(versions_of(deck)) == list(range(1, 13))
+    # The deck and its plan are one writer's list, never a mix of two.
+    plan = list(deck.maybe.values_list("card__short_id", "quantity"))
+    [(planned_id, copies)] = plan
+    n = copies - 1
+    assert planned_id == others[n].short_id
+    kept = {e.card.short_id for i, e in enumerate(dwarves) if i != n}
+    assert set(deck.entries.values_list("card__short_id", flat=True)) == kept
