@@ -73,6 +73,29 @@ def test_the_schema_names_the_413_on_every_operation_with_a_body(client):
 # multipart body whose fields (not files) are past it.
 
 
+def test_a_multipart_upload_whose_fields_are_past_the_limit_is_a_json_413(api):
+    # Files do not count towards the limit, but a form's other fields do: Django refuses them
+    # while the view reads the body, which answered its bare HTML 400 even under /api/.
+    fields = {
+        "game": "x" * settings.DATA_UPLOAD_MAX_MEMORY_SIZE,
+        "csv": io.BytesIO(b"name,quantity\n"),
+    }
+    response = api.post("/api/v1/collection/import/csv/", fields, format="multipart")
+    assert response.status_code == 413
+    assert response["Content-Type"] == "application/json"
+    limit = f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,}"
+    assert f"at most {limit} bytes" in response.json()["detail"]
+    assert not CollectionCard.objects.exists()
+
+
+def test_a_page_form_upload_whose_fields_are_past_the_limit_is_a_plain_413(client):
+    fields = {"username": "x" * settings.DATA_UPLOAD_MAX_MEMORY_SIZE, "password": "x"}
+    response = client.post("/accounts/login/", fields)
+    assert response.status_code == 413
+    assert response["Content-Type"].startswith("text/plain")
+    assert b"at most" in response.content
+
+
 def test_a_multipart_upload_with_a_file_past_the_limit_still_reaches_the_view(api):
     # The CSV upload's own limit (1 MB) names the file; the body limit is for fields only.
     big = io.BytesIO(b"name,quantity\n" + b"x" * settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
