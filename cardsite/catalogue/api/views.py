@@ -174,16 +174,16 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
         return selectors.card_list()
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        params = request.query_params
+        query = request.query_params.get("q", "").strip()
         values = [
             # Stripped, as the search reads it; the filters as given (a filter's value is
             # matched loosely, a set code whatever its case, so two spellings of one set
             # differ here only as one answer kept twice).
-            params.get("q", "").strip(),
-            *(params.getlist(name) for name in sorted(set(CardFilter.base_filters) - {"q"})),
+            query,
+            _filters_key(request),
             *page_values(request, self),
         ]
-        searched = bool(values[0])
+        searched = bool(query)
         return shared_answer(
             request,
             self,
