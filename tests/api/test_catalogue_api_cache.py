@@ -67,13 +67,6 @@ def test_a_warm_card_read_costs_at_most_three_queries(
     assert len(selects(queries)) <= {"anonymous": 0, "token": 1, "session": 2}[who]
 
 
-def test_a_warm_card_read_reads_nothing_from_the_database_for_an_anonymous_reader(api, card):
-    api.get(card_url(card))
-    with CaptureQueriesContext(connection) as queries:
-        assert api.get(card_url(card)).status_code == 200
-    assert selects(queries) == []
-
-
 def test_a_card_sent_back_with_its_etag_is_a_304_that_costs_no_more(
     api, card, django_assert_max_num_queries
 ):
