@@ -3,6 +3,7 @@
 from collections.abc import Callable
 
 from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 
 from cardsite.api.errors import json_or_html_404
@@ -27,8 +28,10 @@ class NulInPathIsNotFound:
 class BodyTooLarge:
     """A body past DATA_UPLOAD_MAX_MEMORY_SIZE is a 413 naming the limit, before anything
     reads it. Django would raise RequestDataTooBig where the body is first read, which it
-    answers with its bare HTML 400, even under /api/. Multipart bodies are left to Django:
-    their files do not count towards the limit (the art and CSV uploads have their own)."""
+    answers with its bare HTML 400, even under /api/. A multipart body's files do not count
+    towards the limit (the art and CSV uploads have their own), only its other fields, which
+    Django counts as it parses them: that RequestDataTooBig is answered as the 413 too, where a
+    page's form is first read (TextHygiene, next, reads it) or where an API view's parser does."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -39,12 +42,33 @@ class BodyTooLarge:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
             length = 0
-        if limit is None or length <= limit or request.content_type == "multipart/form-data":
+        if limit is None or length <= limit:
             return self.get_response(request)
-        message = f"A request body is at most {limit:,} bytes; this one is {length:,}."
-        if request.path.startswith("/api/"):
-            return JsonResponse({"code": "too_large", "detail": message}, status=413)
-        return HttpResponse(message, status=413, content_type="text/plain; charset=utf-8")
+        if request.content_type != "multipart/form-data":
+            return _too_large(request, f"; this one is {length:,}")
+        if not request.path.startswith("/api/"):
+            # Read here rather than in TextHygiene, whose RequestDataTooBig would be a 400.
+            try:
+                request.POST  # noqa: B018 - parsed now, kept on the request for the view
+            except RequestDataTooBig:
+                return _too_large(request, _FIELDS)
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        # An API view's multipart parser, past the limit in a form's fields.
+        if isinstance(exception, RequestDataTooBig):
+            return _too_large(request, _FIELDS)
+        return None
+
+
+_FIELDS = ", files aside; this one's other fields are more"
+
+
+def _too_large(request: HttpRequest, said: str) -> HttpResponse:
+    message = f"A request body is at most {settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes{said}."
+    if request.path.startswith("/api/"):
+        return JsonResponse({"code": "too_large", "detail": message}, status=413)
+    return HttpResponse(message, status=413, content_type="text/plain; charset=utf-8")
 
 
 class TextHygiene:

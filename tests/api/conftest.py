@@ -2,11 +2,13 @@
 hand it to other tools (tests/api/test_schema_fuzz.py holds the generated and served equal),
 and a client generated from it."""
 
+import functools
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from drf_spectacular.generators import SchemaGenerator
@@ -18,12 +20,20 @@ from tests.browser.conftest import _server  # noqa: F401
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(scope="session")
-def schema_document():
+@functools.cache
+def served_schema() -> dict[str, Any]:
+    """The schema generated as /api/v1/schema/ serves it, once a session: the fuzz needs it
+    while its module is imported (before any fixture), the other tools' tests as a fixture."""
     rendered = OpenApiJsonRenderer().render(
         SchemaGenerator(api_version="v1").get_schema(public=True)
     )
-    return json.loads(rendered)
+    document: dict[str, Any] = json.loads(rendered)
+    return document
+
+
+@pytest.fixture(scope="session")
+def schema_document():
+    return served_schema()
 
 
 @pytest.fixture(scope="session")

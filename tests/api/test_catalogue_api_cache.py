@@ -67,13 +67,6 @@ def test_a_warm_card_read_costs_at_most_three_queries(
     assert len(selects(queries)) <= {"anonymous": 0, "token": 1, "session": 2}[who]
 
 
-def test_a_warm_card_read_reads_nothing_from_the_database_for_an_anonymous_reader(api, card):
-    api.get(card_url(card))
-    with CaptureQueriesContext(connection) as queries:
-        assert api.get(card_url(card)).status_code == 200
-    assert selects(queries) == []
-
-
 def test_a_card_sent_back_with_its_etag_is_a_304_that_costs_no_more(
     api, card, django_assert_max_num_queries
 ):
@@ -335,3 +328,55 @@ def test_a_search_page_too_big_to_keep_is_answered_afresh_but_a_list_page_is_kep
     with CaptureQueriesContext(connection) as queries:
         assert api.get("/api/v1/cards/", listed).status_code == 200
     assert selects(queries) == []
+
+
+# Attacks on the shared cache: every spelling of a search of the reader's collection, the
+# browsable API asked for by a query parameter, a refused sign-in and a HEAD request.
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["OWN>=1", "Own>=1", "is:OWNED", "-own=0", "t:unit or own>=1", "not own<1", "(own>=1)"],
+)
+def test_every_spelling_of_a_collection_search_is_each_readers_own(reader, token_client, query):
+    card = Card.objects.filter(game__slug=GAME).order_by("id").first()
+    CollectionCard.objects.create(owner=reader, card=card, quantity=1)
+    search = {"q": query, "game": GAME, "page_size": 200}
+    anonymous = APIClient()
+    # The anonymous reader first, so a kept answer would be handed to the reader next.
+    answers = [anonymous.get("/api/v1/cards/", search), token_client.get("/api/v1/cards/", search)]
+    answers.append(anonymous.get("/api/v1/cards/", search))
+    for response in answers:
+        assert response.status_code == 200, (query, response.content[:200])
+        found = directives(response["Cache-Control"])
+        assert "private" in found and "public" not in found, query
+        assert "ETag" not in response
+    mine = {c["id"] for c in answers[1].json()["results"]}
+    assert answers[0].json() == answers[2].json()
+    assert answers[0].json()["warnings"] and not answers[1].json()["warnings"]
+    assert card.short_id in mine or query.startswith(("-own", "not"))
+
+
+def test_a_format_parameter_cannot_make_a_kept_answer_the_browsable_api(card, session_client):
+    # No `?format=` chooses a renderer here (URL_FORMAT_OVERRIDE is off): a signed-in reader
+    # asking for the browsable API by it gets, and shares, the JSON everyone gets.
+    for format in ("api", "json"):
+        named = session_client.get(card_url(card), {"format": format})
+        assert named["Content-Type"] == "application/json"
+        assert named.content == APIClient().get(card_url(card)).content
+
+
+def test_a_refused_token_is_a_401_even_when_the_answer_is_kept(api, card):
+    api.get(card_url(card))
+    refused = APIClient(HTTP_AUTHORIZATION=f"Bearer {'0' * 40}").get(card_url(card))
+    assert refused.status_code == 401
+    assert "ETag" not in refused
+    assert api.get(card_url(card)).status_code == 200
+
+
+def test_a_head_request_is_answered_from_the_kept_answer_with_its_etag(api, card):
+    got = api.get(card_url(card))
+    head = api.head(card_url(card))
+    assert head.status_code == 200
+    assert head["ETag"] == got["ETag"]
+    assert api.head(card_url(card), HTTP_IF_NONE_MATCH=got["ETag"]).status_code == 304

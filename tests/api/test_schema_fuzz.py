@@ -23,8 +23,6 @@ from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections, transaction
 from django.test import Client
-from drf_spectacular.generators import SchemaGenerator
-from drf_spectacular.renderers import OpenApiJsonRenderer
 from hypothesis import strategies as st
 from openapi_core import Config, OpenAPI
 from openapi_core.contrib.requests import RequestsOpenAPIRequest
@@ -45,6 +43,7 @@ from cardsite.api.parsers import bad_text_message
 from cardsite.catalogue.models import Card
 from cardsite.catalogue.short_ids import short_id_for
 from decks.models import Deck, Job
+from tests.api.conftest import served_schema
 from tests.api.fuzz_refusals import CHANGE, REFUSED_FOR_A_FACT, REPLACE, REVERT
 
 pytestmark = pytest.mark.django_db
@@ -103,13 +102,12 @@ def _config(token: str | None) -> schemathesis.Config:
     )
 
 
-# Generated as /api/v1/schema/ serves it (a test below holds the two equal): fetching it through
-# the app at import would need the database, which is not set up until the tests run. (Loading
-# it in a fixture with schemathesis.pytest.from_fixture is no way out: schemathesis 4.32's lazy
-# loader renames the test item through Node._nodeid, which pytest 9.2 no longer has.)
-SERVED_SCHEMA = json.loads(
-    OpenApiJsonRenderer().render(SchemaGenerator(api_version="v1").get_schema(public=True))
-)
+# Generated as /api/v1/schema/ serves it (tests/api/conftest.py; a test below holds the two
+# equal): fetching it through the app at import would need the database, which is not set up
+# until the tests run. (Loading it in a fixture with schemathesis.pytest.from_fixture is no way
+# out: schemathesis 4.32's lazy loader renames the test item through Node._nodeid, which pytest
+# 9.2 no longer has.)
+SERVED_SCHEMA = served_schema()
 
 
 # Bodies that name real things (a user's password, a card), as examples of the operations that

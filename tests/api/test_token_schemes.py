@@ -70,3 +70,39 @@ def test_the_schema_describes_both_schemes_and_every_signed_in_operation_takes_e
         for operation in operations.values():
             named = {name for requirement in operation["security"] for name in requirement}
             assert ("tokenAuth" in named) == ("bearerAuth" in named), operation["operationId"]
+
+
+# Attacks on the Bearer scheme: it is DRF's token check under another word, so whatever that
+# check refuses under `Token` it must refuse under `Bearer` too.
+
+
+@pytest.mark.parametrize("scheme", ["Token", "Bearer"])
+def test_a_deactivated_users_token_signs_in_under_neither_scheme(token, scheme):
+    User.objects.filter(username="alice").update(is_active=False)
+    response = _sent_as(f"{scheme} {token}").get(COLLECTION)
+    assert response.status_code == 401
+    assert response.json()["code"] == "authentication_failed"
+    # Nor where signing in is optional: a refused token is never read as no token.
+    assert _sent_as(f"{scheme} {token}").get("/api/v1/games/").status_code == 401
+
+
+@pytest.mark.parametrize("scheme", ["Token", "Bearer"])
+@pytest.mark.parametrize("padding", [" ", "  ", "\t"])
+def test_a_token_with_trailing_whitespace_is_the_same_token(token, scheme, padding):
+    # A header's value is split on whitespace (as HTTP trims a field's value): the token alone.
+    assert _sent_as(f"{scheme} {token}{padding}").get(COLLECTION).status_code == 200
+
+
+@pytest.mark.parametrize("scheme", ["Token", "Bearer"])
+@pytest.mark.parametrize("words", ["{token} extra", "{token} {token}", "", "  "])
+def test_a_token_with_a_second_word_or_none_is_refused_under_either_scheme(token, scheme, words):
+    response = _sent_as(f"{scheme} {words.format(token=token)}").get(COLLECTION)
+    assert response.status_code == 401
+    assert response.json()["code"] == "authentication_failed"
+
+
+def test_a_token_revoked_by_a_new_password_is_refused_as_a_bearer_token(token):
+    user = User.objects.get(username="alice")
+    user.set_password("another-Long-pass-7")
+    user.save()
+    assert _sent_as(f"Bearer {token}").get(COLLECTION).status_code == 401

@@ -18,24 +18,13 @@ and interleaved with it, so a noisy machine moves both alike. Targets: a card re
 import argparse
 import os
 import statistics
-import time
 from collections.abc import Callable
 from itertools import cycle
 from urllib.parse import urlencode
 
-from django_bench import DATABASES, p95, setup_django
+from django_bench import DATABASES, p95, queries_of, setup_django, timed_beside
+from load_test import SEARCHES  # the load test's searches, so the figures compare
 
-# The load test's searches (tests/benchmarks/load_test.py), so the figures compare.
-SEARCHES = [
-    ("t:unit", None),
-    ("o:draw", None),
-    ("f:humans t:unit", "conquest-of-orion"),
-    ("cq>=3", "conquest-of-fates"),
-    ("f:elves", "conquest-for-the-capital"),
-    ("t:ship", "conquest-alpha-tactics"),
-    ("angel", None),
-    ("is:guardian", None),
-]
 CARDS = 40
 
 
@@ -48,7 +37,6 @@ def main() -> None:
     # Searches have a stricter budget than the other reads (django_bench raises those).
     os.environ["THROTTLE_SEARCH"] = "1000000/min"
     setup_django("bench_api_cache", args.database)
-    from django.db import connection
     from django.test import Client
 
     from cardsite.catalogue.models import Card
@@ -111,26 +99,8 @@ def main() -> None:
             response = call()
             if response.status_code != status:  # type: ignore[attr-defined]
                 raise SystemExit(f"{label}: HTTP {response.status_code}")  # type: ignore[attr-defined]
-        # Django empties connection.queries at each request's start, so count at the cursor.
-        most = 0
-        for _ in range(CARDS):
-            queries: list[str] = []
-
-            def counted(run: Callable[..., object], sql: str, *rest: object) -> object:
-                queries.append(sql)  # noqa: B023 - used at once, inside this iteration
-                return run(sql, *rest)
-
-            with connection.execute_wrapper(counted):
-                call()
-            most = max(most, len(queries))
-        timings, reference = [], []
-        for _ in range(args.runs):
-            start = time.perf_counter()
-            trivial[1]()
-            reference.append((time.perf_counter() - start) * 1000)
-            start = time.perf_counter()
-            call()
-            timings.append((time.perf_counter() - start) * 1000)
+        most = max(queries_of(call) for _ in range(CARDS))
+        timings, reference = timed_beside(call, trivial[1], args.runs)
         base += reference
         ratio = statistics.median(timings) / statistics.median(reference)
         rows.append((label, statistics.median(timings), p95(timings), ratio, most))

@@ -14,10 +14,9 @@ at most 4 times the trivial request, in at most 2 queries.
 
 import argparse
 import statistics
-import time
 from collections.abc import Callable
 
-from django_bench import DATABASES, p95, setup_django
+from django_bench import DATABASES, p95, queries_of, setup_django, timed_beside
 
 
 def main() -> None:
@@ -28,7 +27,6 @@ def main() -> None:
 
     setup_django("bench_decks", args.database)
     from django.contrib.auth.models import User
-    from django.db import connection
     from django.test import Client
 
     from cardsite.catalogue.models import Card, Game
@@ -102,26 +100,11 @@ def main() -> None:
             response = call()
             if response.status_code != 200:  # type: ignore[attr-defined]
                 raise SystemExit(f"{label}: HTTP {response.status_code}")  # type: ignore[attr-defined]
-        # Django empties connection.queries at each request's start, so count at the cursor.
-        queries: list[str] = []
-
-        def counted(run: Callable[..., object], sql: str, *rest: object) -> object:
-            queries.append(sql)  # noqa: B023 - used at once, inside this iteration
-            return run(sql, *rest)
-
-        with connection.execute_wrapper(counted):
-            call()
-        timings, reference = [], []
-        for _ in range(args.runs):
-            start = time.perf_counter()
-            trivial[1]()
-            reference.append((time.perf_counter() - start) * 1000)
-            start = time.perf_counter()
-            call()
-            timings.append((time.perf_counter() - start) * 1000)
+        queries = queries_of(call)
+        timings, reference = timed_beside(call, trivial[1], args.runs)
         base += reference
         ratio = statistics.median(timings) / statistics.median(reference)
-        rows.append((label, statistics.median(timings), p95(timings), ratio, len(queries)))
+        rows.append((label, statistics.median(timings), p95(timings), ratio, queries))
     print(f"\n{args.database}: {args.runs} runs each, interleaved with the trivial request\n")
     print("| request | p50 ms | p95 ms | p50 / trivial p50 | queries |")
     print("|---|---:|---:|---:|---:|")

@@ -23,7 +23,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from django_bench import DATABASES, p95, setup_django
+from django_bench import DATABASES, p95, queries_of, setup_django, timed_beside
 
 EDITS = 1000
 DECK_SIZE = 60
@@ -150,25 +150,11 @@ def main() -> None:
             response = call()
             if response.status_code != 200:  # type: ignore[attr-defined]
                 raise SystemExit(f"{label}: HTTP {response.status_code}")  # type: ignore[attr-defined]
-        queries: list[str] = []
-
-        def counted(run: Callable[..., object], sql: str, *rest: object) -> object:
-            queries.append(sql)  # noqa: B023 - used at once, inside this iteration
-            return run(sql, *rest)
-
-        with connection.execute_wrapper(counted):
-            call()
-        timings, reference = [], []
-        for _ in range(args.runs):
-            begin = time.perf_counter()
-            trivial[1]()
-            reference.append((time.perf_counter() - begin) * 1000)
-            begin = time.perf_counter()
-            call()
-            timings.append((time.perf_counter() - begin) * 1000)
+        queries = queries_of(call)
+        timings, reference = timed_beside(call, trivial[1], args.runs)
         base += reference
         ratio = statistics.median(timings) / statistics.median(reference)
-        rows.append((label, statistics.median(timings), p95(timings), ratio, len(queries)))
+        rows.append((label, statistics.median(timings), p95(timings), ratio, queries))
 
     print(f"\n{args.database}: a {DECK_SIZE}-card deck edited {EDITS:,} times, one card each\n")
     print(f"versions: {count:,}, of which whole-deck keyframes: {keyframes}")

@@ -7,6 +7,8 @@ from __future__ import annotations
 import io
 import os
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,3 +56,36 @@ def setup_django(name: str, database: str) -> None:
 def p95(timings: list[float]) -> float:
     timings = sorted(timings)
     return timings[max(0, round(0.95 * len(timings)) - 1)]
+
+
+def queries_of(call: Callable[[], object]) -> int:
+    """How many queries one `call` makes, counted at the cursor: Django empties
+    connection.queries at each request's start."""
+    from django.db import connection
+
+    queries: list[str] = []
+
+    def counted(run: Callable[..., object], sql: str, *rest: object) -> object:
+        queries.append(sql)
+        return run(sql, *rest)
+
+    with connection.execute_wrapper(counted):
+        call()
+    return len(queries)
+
+
+def timed_beside(
+    call: Callable[[], object], reference: Callable[[], object], runs: int
+) -> tuple[list[float], list[float]]:
+    """Milliseconds of `runs` calls of `call` and of `reference` (a trivial request),
+    interleaved, so that a noisy machine moves both alike: (call's, reference's)."""
+    timings: list[float] = []
+    base: list[float] = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        reference()
+        base.append((time.perf_counter() - start) * 1000)
+        start = time.perf_counter()
+        call()
+        timings.append((time.perf_counter() - start) * 1000)
+    return timings, base

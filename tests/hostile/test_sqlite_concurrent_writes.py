@@ -294,6 +294,52 @@ def test_fifty_pools_made_and_left_at_once_all_happen(live, friends):
     assert not theirs.exists()
 
 
+@pytest.mark.parametrize("form", ["json", "csv"])
+def test_ten_imports_at_once_by_one_user_keep_the_999_copies_limit(live, owner, form):
+    # Each adds 100 copies of one printing: nine fit under 999, the tenth would pass it. The
+    # imports read what is held under the owner's lock, so exactly one of them is refused,
+    # whether it came as a pasted list (JSON) or a CSV upload (multipart).
+    card = Card.objects.filter(card_set__code="CFC-SMP").order_by("number_sort").first()
+    game = "conquest-for-the-capital"
+    if form == "json":
+        url, field = f"{live}{API}/collection/import/", "text"
+        sent = {"json": {"game": game, "text": f"100 {card.name}", "mode": "add"}}
+    else:
+        url, field = f"{live}{API}/collection/import/csv/", "csv"
+        sheet = f"name,quantity\n{card.name},100\n".encode()
+        sent = {"data": {"game": game, "mode": "add"}, "files": {"csv": ("c.csv", sheet)}}
+    answers = fire([("POST", url, {**sent, "headers": token(owner["token"])})] * 10)
+    assert statuses(answers) == {200: 9, 400: 1}
+    refused = next(a for a in answers if a.status_code == 400)
+    assert "at most 999" in refused.json()["errors"][field][0]
+    owned = CollectionCard.objects.filter(owner=owner["user"], card=card)
+    assert list(owned.values_list("quantity", flat=True)) == [900]
+
+
+def test_ten_replacing_json_imports_at_once_leave_exactly_one_of_the_lists(live, owner):
+    cards = list(Card.objects.filter(card_set__code="CFC-SMP").order_by("number_sort")[:10])
+    url = f"{live}{API}/collection/import/"
+    lists = [f"{n + 1} {c.name} (CFC-SMP) {c.number}" for n, c in enumerate(cards)]
+    game = "conquest-for-the-capital"
+    answers = fire(
+        [
+            (
+                "POST",
+                url,
+                {
+                    "json": {"game": game, "text": text, "mode": "replace"},
+                    "headers": token(owner["token"]),
+                },
+            )
+            for text in lists
+        ]
+    )
+    assert statuses(answers) == {200: 10}
+    held = list(CollectionCard.objects.filter(owner=owner["user"]).values_list("card", "quantity"))
+    assert len(held) == 1
+    assert held[0] in {(c.pk, n + 1) for n, c in enumerate(cards)}
+
+
 @pytest.fixture
 def write_lock_held(live, monkeypatch) -> Iterator[None]:
     """Another process's write transaction on the file, held for as long as the test runs,

@@ -132,6 +132,14 @@ def shared_answer(
     return _answered(request, view, entry)
 
 
+def shared_read(
+    request: Request, view: Any, read: Callable[[], Response], *, name: str, values: Sequence[Any]
+) -> HttpResponseBase:
+    """shared_answer for a plain DRF read (a viewset's inherited list or retrieve, called as
+    `read`): nothing in it depends on the reader, so any answer it makes that succeeds is kept."""
+    return shared_answer(request, view, name=name, values=values, answer=lambda: Answer(read()))
+
+
 def page_values(request: Request, view: Any) -> list[Any]:
     """The page number and size a list request asks for, as numbers when they are valid (so
     `page=07` and `page=7` share an entry), as given when not (the answer is then a 400, never

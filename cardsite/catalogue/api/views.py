@@ -1,6 +1,7 @@
 """Catalogue API. Views only wire selectors and the search compiler to serializers."""
 
 import json
+from functools import partial
 from typing import Any
 
 from django.db.models import QuerySet
@@ -35,6 +36,7 @@ from cardsite.catalogue.api.shared import (
     Answer,
     page_values,
     shared_answer,
+    shared_read,
 )
 from cardsite.catalogue.models import Card, CardSet, Game
 from cardsite.catalogue.search import names
@@ -64,24 +66,12 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
     throttle_scope = "read"
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        parent = super().list
-        return shared_answer(
-            request,
-            self,
-            name="games",
-            values=page_values(request, self),
-            answer=lambda: Answer(parent(request, *args, **kwargs)),
-        )
+        read = partial(super().list, request, *args, **kwargs)
+        return shared_read(request, self, read, name="games", values=page_values(request, self))
 
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        parent = super().retrieve
-        return shared_answer(
-            request,
-            self,
-            name="game",
-            values=[kwargs["slug"]],
-            answer=lambda: Answer(parent(request, *args, **kwargs)),
-        )
+        read = partial(super().retrieve, request, *args, **kwargs)
+        return shared_read(request, self, read, name="game", values=[kwargs["slug"]])
 
     def get_queryset(self) -> QuerySet[Game]:
         if self.action == "retrieve":
@@ -102,13 +92,13 @@ class SetViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         return selectors.set_list()
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        parent = super().list
-        return shared_answer(
+        read = partial(super().list, request, *args, **kwargs)
+        return shared_read(
             request,
             self,
+            read,
             name="sets",
             values=[request.query_params.getlist("game"), *page_values(request, self)],
-            answer=lambda: Answer(parent(request, *args, **kwargs)),
         )
 
 
@@ -184,16 +174,16 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
         return selectors.card_list()
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        params = request.query_params
+        query = request.query_params.get("q", "").strip()
         values = [
             # Stripped, as the search reads it; the filters as given (a filter's value is
             # matched loosely, a set code whatever its case, so two spellings of one set
             # differ here only as one answer kept twice).
-            params.get("q", "").strip(),
-            *(params.getlist(name) for name in sorted(set(CardFilter.base_filters) - {"q"})),
+            query,
+            _filters_key(request),
             *page_values(request, self),
         ]
-        searched = bool(values[0])
+        searched = bool(query)
         return shared_answer(
             request,
             self,
@@ -243,14 +233,8 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
         return Answer(response, shared=not personal)
 
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        parent = super().retrieve
-        return shared_answer(
-            request,
-            self,
-            name="card",
-            values=[kwargs["id"]],
-            answer=lambda: Answer(parent(request, *args, **kwargs)),
-        )
+        read = partial(super().retrieve, request, *args, **kwargs)
+        return shared_read(request, self, read, name="card", values=[kwargs["id"]])
 
     @extend_schema(
         summary="One card by name: exactly, or forgiving typos and punctuation",
