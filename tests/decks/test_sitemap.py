@@ -2,6 +2,8 @@
 or deleted one, nor any deck of a deleted account; and a deck that stops being public leaves
 the cached section at once."""
 
+from datetime import timedelta
+
 import pytest
 from lxml import etree
 from rest_framework.test import APIClient
@@ -14,6 +16,7 @@ from decks.services import (
     deck_create,
     deck_restore,
     deck_revert,
+    deck_set_quantity,
     deck_update,
 )
 from decks.services.lifecycle import deck_delete
@@ -159,3 +162,19 @@ def test_a_deck_made_private_through_the_api_leaves_the_cached_section_at_once(c
     )
     assert response.status_code == 200, response.content
     assert listed(client) == []
+
+
+def test_a_change_of_one_cards_quantity_reaches_the_cached_lastmod_at_once(client, owner):
+    deck = make(owner, "Tuned")
+    # An older last change, written past the services (so no list is told of it).
+    Deck.objects.filter(pk=deck.pk).update(updated_at=deck.updated_at - timedelta(days=1))
+    document = etree.fromstring(client.get("/sitemap-decks.xml").content)
+    before = document.find(f".//s:url[s:loc='{url(deck)}']/s:lastmod", NS).text
+    card = Card.objects.filter(card_set__code="ORI-SMP").order_by("number_sort").first()
+    deck_set_quantity(
+        deck=Deck.objects.get(pk=deck.pk), expected_version=None, card=card.short_id, step=1
+    )
+    changed = Deck.objects.get(pk=deck.pk).updated_at.isoformat(timespec="seconds")
+    assert changed != before
+    document = etree.fromstring(client.get("/sitemap-decks.xml").content)
+    assert document.find(f".//s:url[s:loc='{url(deck)}']/s:lastmod", NS).text == changed
