@@ -56,7 +56,7 @@ def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "game": game,
             "rulebook_url": rulebook_url,
-            "meta": presenters.game_meta(game, game.card_count),
+            "meta": presenters.game_meta(game),
         },
     )
 
@@ -241,7 +241,7 @@ def card_detail(request: HttpRequest, short_id: str, slug: str | None = None) ->
             "version": version,
             "slug": card.slug,
             "url": card.get_absolute_url(),
-            "title": f"{card.name} · {card.game.name}",
+            # Its title (the <title>'s too) and canonical URL: the same for every reader.
             "meta": presenters.card_meta(card),
             "body": body,
         }
@@ -254,7 +254,6 @@ def card_detail(request: HttpRequest, short_id: str, slug: str | None = None) ->
         "catalogue/card.html",
         # Safe: the body and parts are our own templates' output, escaped when rendered.
         {
-            "title": page["title"],
             "meta": page["meta"],
             "body": mark_safe(page["body"]),
             "parts": mark_safe(parts),
