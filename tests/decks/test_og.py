@@ -6,7 +6,6 @@ import io
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
-from lxml import html as lxml_html
 from PIL import Image
 
 from cardsite.catalogue.models import Card, Game
@@ -22,6 +21,7 @@ from decks.services import (
     resolve,
 )
 from decks.views.og import MAX_AGE
+from tests.seo_support import head_of, meta_of
 
 pytestmark = pytest.mark.django_db
 
@@ -121,16 +121,6 @@ def test_the_deck_page_carries_link_preview_tags_with_absolute_urls(client, owne
     assert '<meta property="og:description" content="A Conquest of Orion deck' in page
     assert '<meta name="twitter:card" content="summary_large_image">' in page
     assert '<meta property="og:image:width" content="1200">' in page
-
-
-def head_of(page):
-    return lxml_html.fromstring(page).find("head")
-
-
-def meta_of(head, name):
-    found = head.xpath(f"meta[@name='{name}' or @property='{name}']/@content")
-    assert len(found) <= 1, f"{name} twice"
-    return found[0] if found else None
 
 
 def test_the_deck_page_names_its_canonical_url_on_the_site_address_whatever_the_host(

@@ -21,7 +21,7 @@ from decks.services import (
 )
 from decks.services.lifecycle import deck_delete
 from engines.errors import InputError
-from tests.sitemap_support import NS, locs, selects, valid
+from tests.seo_support import NS, locs, selects, valid
 
 pytestmark = pytest.mark.django_db
 
