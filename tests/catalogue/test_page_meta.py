@@ -2,6 +2,8 @@
 base.html's <head>): a meta description on every page, one absolute canonical URL on card, game
 and set pages, and a card's Open Graph title, description and face."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -173,3 +175,21 @@ def test_the_home_page_description_names_every_game(client):
 
 def test_the_home_page_names_the_site_root_as_canonical(client):
     assert canonical_of(head(client, "/?utm_source=newsletter")) == SITE + "/"
+
+
+# Every break str.splitlines knows, and the other controls it counts as breaks.
+LINE_BREAKS = ["\r", "\n", "\r\n", "\v", "\f", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
+
+
+@pytest.mark.parametrize("newline", LINE_BREAKS, ids=[repr(b) for b in LINE_BREAKS])
+def test_rules_text_with_any_line_break_is_one_line_in_the_page_meta(client, newline):
+    card = official_card()
+    card.rules_text = newline.join(["Draw a card.", "Then discard one."])
+    card.save()
+    raw = client.get(card.get_absolute_url()).content.decode()
+    # As sent, before any parser could mend it: both descriptions, on one line each.
+    sent = re.findall(r'<meta (?:name|property)="(?:og:)?description" content="([^"]*)"', raw)
+    assert len(sent) == 2
+    for shown in sent:
+        assert shown.endswith("Draw a card. Then discard one."), shown
+        assert shown.splitlines() == [shown] and shown.isprintable(), shown

@@ -2,6 +2,7 @@
 tags that point at it."""
 
 import io
+import re
 
 import pytest
 from django.contrib.auth.models import User
@@ -165,3 +166,21 @@ def test_a_private_decks_page_says_nothing_of_it_to_anyone_else(owner):
     mine.force_login(owner)
     head = head_of(mine.get(deck.get_absolute_url()).content)
     assert meta_of(head, "robots") == "noindex"
+
+
+# Every break str.splitlines knows, and the other controls it counts as breaks.
+LINE_BREAKS = ["\r", "\n", "\r\n", "\v", "\f", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
+
+
+@pytest.mark.parametrize("newline", LINE_BREAKS, ids=[repr(b) for b in LINE_BREAKS])
+def test_a_description_with_any_line_break_is_one_line_in_the_page_meta(client, owner, newline):
+    deck = make_deck(owner, humans(3))
+    text = newline.join(["Swarm early", "then hold", "and win"])
+    deck_update(deck=deck, expected_version=None, changes={"description": text})
+    raw = client.get(deck.get_absolute_url()).content.decode()
+    # As sent, before any parser could mend it: both descriptions, on one line each.
+    sent = re.findall(r'<meta (?:name|property)="(?:og:)?description" content="([^"]*)"', raw)
+    assert len(sent) == 2
+    for shown in sent:
+        assert shown.startswith("Swarm early then hold and win"), shown
+        assert shown.splitlines() == [shown] and shown.isprintable(), shown
