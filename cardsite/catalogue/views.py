@@ -7,7 +7,6 @@ from typing import Any
 
 import qrcode
 import qrcode.image.svg
-from django.conf import settings
 from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import (
@@ -28,6 +27,7 @@ from cardsite.catalogue.search import examples, names
 from cardsite.catalogue.search.query import QuerySyntaxError
 from cardsite.catalogue.versioning import catalogue_version, with_catalogue_version
 from cardsite.limits import throttle_page
+from cardsite.seo import absolute
 
 GRID_PAGE = 24
 LIST_PAGE = 100
@@ -234,7 +234,7 @@ def card_detail(request: HttpRequest, short_id: str, slug: str | None = None) ->
                 "card": card,
                 "before": before,
                 "after": after,
-                "short_url": settings.SITE_URL + card.get_short_url(),
+                "short_url": absolute(card.get_short_url()),
             },
         )
         page = {
@@ -268,7 +268,7 @@ def card_qr(request: HttpRequest, short_id: str) -> HttpResponse:
     if card is None:
         raise Http404(f"No card {short_id!r}.")
     image = qrcode.make(
-        settings.SITE_URL + card.get_short_url(),
+        absolute(card.get_short_url()),
         image_factory=qrcode.image.svg.SvgPathImage,
         border=2,
     )
