@@ -14,7 +14,7 @@ from lxml import etree
 from cardsite.catalogue.models import Card, CardSet, Game
 from cardsite.seo import ROBOTS_DISALLOW, SITEMAP_LIMIT, SiteSitemap
 from cardsite.urls import SITEMAPS
-from tests.sitemap_support import NS, locs, selects, valid
+from tests.seo_support import NS, locs, selects, valid
 
 pytestmark = pytest.mark.django_db
 

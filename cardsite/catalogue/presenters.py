@@ -58,8 +58,8 @@ def home_meta(games: Iterable[Game]) -> PageMeta:
     )
 
 
-def game_meta(game: Game, card_count: int) -> PageMeta:
-    """`game` as game_get gives it: its sets are already read."""
+def game_meta(game: Game) -> PageMeta:
+    """`game` as game_get gives it: its sets already read, its cards counted (card_count)."""
     about = game.description
     # Kept whole however long the game's own description is.
     note = (
@@ -68,7 +68,7 @@ def game_meta(game: Game, card_count: int) -> PageMeta:
         else ""
     )
     text = (
-        f"{game.name}: {card_count} cards, with the sets, deck formats and keywords the "
+        f"{game.name}: {game.card_count} cards, with the sets, deck formats and keywords the "
         f"rulebook gives. {about}"
     )
     return PageMeta(

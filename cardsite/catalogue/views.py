@@ -7,7 +7,6 @@ from typing import Any
 
 import qrcode
 import qrcode.image.svg
-from django.conf import settings
 from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import (
@@ -28,6 +27,7 @@ from cardsite.catalogue.search import examples, names
 from cardsite.catalogue.search.query import QuerySyntaxError
 from cardsite.catalogue.versioning import catalogue_version, with_catalogue_version
 from cardsite.limits import throttle_page
+from cardsite.seo import absolute
 
 GRID_PAGE = 24
 LIST_PAGE = 100
@@ -56,7 +56,7 @@ def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "game": game,
             "rulebook_url": rulebook_url,
-            "meta": presenters.game_meta(game, game.card_count),
+            "meta": presenters.game_meta(game),
         },
     )
 
@@ -234,14 +234,14 @@ def card_detail(request: HttpRequest, short_id: str, slug: str | None = None) ->
                 "card": card,
                 "before": before,
                 "after": after,
-                "short_url": settings.SITE_URL + card.get_short_url(),
+                "short_url": absolute(card.get_short_url()),
             },
         )
         page = {
             "version": version,
             "slug": card.slug,
             "url": card.get_absolute_url(),
-            "title": f"{card.name} · {card.game.name}",
+            # Its title (the <title>'s too) and canonical URL: the same for every reader.
             "meta": presenters.card_meta(card),
             "body": body,
         }
@@ -254,7 +254,6 @@ def card_detail(request: HttpRequest, short_id: str, slug: str | None = None) ->
         "catalogue/card.html",
         # Safe: the body and parts are our own templates' output, escaped when rendered.
         {
-            "title": page["title"],
             "meta": page["meta"],
             "body": mark_safe(page["body"]),
             "parts": mark_safe(parts),
@@ -269,7 +268,7 @@ def card_qr(request: HttpRequest, short_id: str) -> HttpResponse:
     if card is None:
         raise Http404(f"No card {short_id!r}.")
     image = qrcode.make(
-        settings.SITE_URL + card.get_short_url(),
+        absolute(card.get_short_url()),
         image_factory=qrcode.image.svg.SvgPathImage,
         border=2,
     )

@@ -23,6 +23,7 @@ from markdown_it.token import Token
 
 from cardsite.catalogue.search.text import fold
 from cardsite.catalogue.versioning import catalogue_version
+from cardsite.seo import trimmed
 from decks.models import Deck
 from decks.services.snapshot import GameSnapshot, SnapCard, game_snapshot
 from decks.services.write import DESCRIPTION_MAX
@@ -144,10 +145,8 @@ def description_html(*, text: str, game: str) -> SafeString:
 
 def description_summary(*, html_text: str) -> str:
     """A rendered description as one line of plain text, for link previews."""
-    plain = " ".join(html.unescape(_TEXT_ONLY.clean(html_text)).split())
-    if len(plain) <= SUMMARY_CHARS:
-        return plain
-    return plain[: SUMMARY_CHARS - 1].rsplit(" ", 1)[0] + "…"
+    # One line, cut at a word, as every page's meta description (cardsite/seo.py).
+    return trimmed(html.unescape(_TEXT_ONLY.clean(html_text)), SUMMARY_CHARS)
 
 
 def deck_description(*, deck: Deck) -> SafeString:

@@ -345,4 +345,7 @@ def deck_set_quantity(
             changes=[[found.short_id, zone, had, wanted]],
             settings_changed=settings_changed,
         )
+        # As deck_update: update() sends no post_save, and the cached lists of public decks
+        # (a card's "used in", the sitemap's lastmod) must see the new cards and date.
+        decks_changed()
     return deck

@@ -21,9 +21,9 @@ SHOWN = "j M Y H:i"
 
 
 @register.simple_tag
-def time_element(moment: datetime, shown: str = SHOWN) -> SafeString:
+def time_element(moment: datetime) -> SafeString:
     # A naive moment is in the site's zone (USE_TZ keeps the database's aware anyway).
     aware = moment if timezone.is_aware(moment) else timezone.make_aware(moment)
     local = timezone.localtime(aware)
     machine = local.replace(microsecond=0).isoformat()
-    return format_html('<time datetime="{}">{}</time>', machine, date_format(local, shown))
+    return format_html('<time datetime="{}">{}</time>', machine, date_format(local, SHOWN))

@@ -15,11 +15,11 @@ import hashlib
 from datetime import datetime
 from typing import Any
 
-from django.conf import settings
 from django.urls import reverse
 
 from cardsite.catalogue.faces.back import back_version
 from cardsite.catalogue.models import Card
+from cardsite.seo import absolute
 from decks.models import Deck
 from decks.tts.links import signed
 from decks.tts.plan import Copy, Sheet, TtsPlan, ZonePlan
@@ -29,10 +29,6 @@ STEP_X = 3.5
 # Face down: TTS shows a deck lying on its back when rolled 180 degrees about z.
 FACE_DOWN = {"rotX": 0.0, "rotY": 180.0, "rotZ": 180.0}
 GREY = {"r": 0.713235259, "g": 0.713235259, "b": 0.713235259}
-
-
-def absolute(path: str) -> str:
-    return settings.SITE_URL.rstrip("/") + path
 
 
 def tts_file_path(deck: Deck, now: datetime) -> str:

@@ -2,11 +2,11 @@
 tags that point at it."""
 
 import io
+import re
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
-from lxml import html as lxml_html
 from PIL import Image
 
 from cardsite.catalogue.models import Card, Game
@@ -22,6 +22,7 @@ from decks.services import (
     resolve,
 )
 from decks.views.og import MAX_AGE
+from tests.seo_support import head_of, meta_of
 
 pytestmark = pytest.mark.django_db
 
@@ -123,16 +124,6 @@ def test_the_deck_page_carries_link_preview_tags_with_absolute_urls(client, owne
     assert '<meta property="og:image:width" content="1200">' in page
 
 
-def head_of(page):
-    return lxml_html.fromstring(page).find("head")
-
-
-def meta_of(head, name):
-    found = head.xpath(f"meta[@name='{name}' or @property='{name}']/@content")
-    assert len(found) <= 1, f"{name} twice"
-    return found[0] if found else None
-
-
 def test_the_deck_page_names_its_canonical_url_on_the_site_address_whatever_the_host(
     owner, settings
 ):
@@ -175,3 +166,21 @@ def test_a_private_decks_page_says_nothing_of_it_to_anyone_else(owner):
     mine.force_login(owner)
     head = head_of(mine.get(deck.get_absolute_url()).content)
     assert meta_of(head, "robots") == "noindex"
+
+
+# Every break str.splitlines knows, and the other controls it counts as breaks.
+LINE_BREAKS = ["\r", "\n", "\r\n", "\v", "\f", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
+
+
+@pytest.mark.parametrize("newline", LINE_BREAKS, ids=[repr(b) for b in LINE_BREAKS])
+def test_a_description_with_any_line_break_is_one_line_in_the_page_meta(client, owner, newline):
+    deck = make_deck(owner, humans(3))
+    text = newline.join(["Swarm early", "then hold", "and win"])
+    deck_update(deck=deck, expected_version=None, changes={"description": text})
+    raw = client.get(deck.get_absolute_url()).content.decode()
+    # As sent, before any parser could mend it: both descriptions, on one line each.
+    sent = re.findall(r'<meta (?:name|property)="(?:og:)?description" content="([^"]*)"', raw)
+    assert len(sent) == 2
+    for shown in sent:
+        assert shown.startswith("Swarm early then hold and win"), shown
+        assert shown.splitlines() == [shown] and shown.isprintable(), shown

@@ -2,14 +2,26 @@
 or deleted one, nor any deck of a deleted account; and a deck that stops being public leaves
 the cached section at once."""
 
+from datetime import timedelta
+
 import pytest
 from lxml import etree
+from rest_framework.test import APIClient
 
 from cardsite.catalogue.models import Card, Game
 from decks.models import Deck
-from decks.services import Intake, RequestedCard, deck_create, deck_update
+from decks.services import (
+    Intake,
+    RequestedCard,
+    deck_create,
+    deck_restore,
+    deck_revert,
+    deck_set_quantity,
+    deck_update,
+)
 from decks.services.lifecycle import deck_delete
-from tests.sitemap_support import NS, locs, selects, valid
+from engines.errors import InputError
+from tests.seo_support import NS, locs, selects, valid
 
 pytestmark = pytest.mark.django_db
 
@@ -109,3 +121,60 @@ def test_a_deck_page_costs_two_queries_cold_whatever_the_decks_hold(client, owne
         make(owner, f"Deck {n}")
     assert len(selects(client, "/sitemap-decks.xml")) == 2
     assert selects(client, "/sitemap-decks.xml") == []
+
+
+def test_a_restored_deck_comes_back_at_once_and_a_restore_by_another_user_changes_nothing(
+    client, owner, django_user_model
+):
+    deck = make(owner, "Back again")
+    deck_delete(deck=deck)
+    assert listed(client) == []
+    stranger = django_user_model.objects.create_user("stranger", password="x-Long-pass-9")
+    with pytest.raises(InputError):
+        deck_restore(deck=Deck.objects.get(pk=deck.pk), owner=stranger)
+    assert listed(client) == []
+    deck_restore(deck=Deck.objects.get(pk=deck.pk), owner=owner)
+    assert listed(client) == [url(deck)]
+
+
+def test_a_revert_to_a_version_when_the_deck_was_private_keeps_it_as_it_is_now(client, owner):
+    deck = make(owner, "Once hidden", visibility="private")
+    deck = deck_update(deck=deck, expected_version=None, changes={"name": "Renamed"})
+    deck = deck_update(deck=deck, expected_version=None, changes={"visibility": "public"})
+    assert listed(client) == [url(deck)]
+    deck = deck_revert(deck=deck, expected_version=None, version=1, author=owner)
+    assert deck.visibility == "public"
+    assert listed(client) == [url(deck)]
+    # And the other way: a deck private now stays out after a revert to a public version.
+    deck = deck_update(deck=deck, expected_version=None, changes={"visibility": "private"})
+    assert listed(client) == []
+    deck_revert(deck=deck, expected_version=None, version=3, author=owner)
+    assert listed(client) == []
+
+
+def test_a_deck_made_private_through_the_api_leaves_the_cached_section_at_once(client, owner):
+    deck = make(owner, "Via the API")
+    assert listed(client) == [url(deck)]
+    api = APIClient()
+    api.force_authenticate(owner)
+    response = api.patch(
+        f"/api/v1/decks/{deck.share_key}/", {"visibility": "private"}, format="json"
+    )
+    assert response.status_code == 200, response.content
+    assert listed(client) == []
+
+
+def test_a_change_of_one_cards_quantity_reaches_the_cached_lastmod_at_once(client, owner):
+    deck = make(owner, "Tuned")
+    # An older last change, written past the services (so no list is told of it).
+    Deck.objects.filter(pk=deck.pk).update(updated_at=deck.updated_at - timedelta(days=1))
+    document = etree.fromstring(client.get("/sitemap-decks.xml").content)
+    before = document.find(f".//s:url[s:loc='{url(deck)}']/s:lastmod", NS).text
+    card = Card.objects.filter(card_set__code="ORI-SMP").order_by("number_sort").first()
+    deck_set_quantity(
+        deck=Deck.objects.get(pk=deck.pk), expected_version=None, card=card.short_id, step=1
+    )
+    changed = Deck.objects.get(pk=deck.pk).updated_at.isoformat(timespec="seconds")
+    assert changed != before
+    document = etree.fromstring(client.get("/sitemap-decks.xml").content)
+    assert document.find(f".//s:url[s:loc='{url(deck)}']/s:lastmod", NS).text == changed

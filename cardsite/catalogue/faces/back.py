@@ -27,6 +27,7 @@ from cardsite.catalogue.faces.palette import BLACK, RGB, WHITE, deep, hex_rgb, m
 from cardsite.catalogue.faces.regions import LANDSCAPE, PORTRAIT
 from cardsite.catalogue.faces.typesetting import Run, Style, font, wrap
 from cardsite.files import write_atomically
+from cardsite.seo import absolute
 from engines import get_engine
 from engines.base import GameEngine
 
@@ -53,7 +54,7 @@ PLATE_PADDING = 18
 
 
 def game_url(engine: GameEngine) -> str:
-    return settings.SITE_URL.rstrip("/") + reverse("catalogue:game", args=[engine.slug])
+    return absolute(reverse("catalogue:game", args=[engine.slug]))
 
 
 def back_version(engine: GameEngine, *, landscape: bool = False) -> str:

@@ -7,8 +7,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
-from django.conf import settings
-
+from cardsite.seo import absolute
 from engines import get_engine
 from engines.base import GameEngine
 
@@ -58,7 +57,7 @@ class FaceData:
 def face_data(card: Card) -> FaceData:
     return FaceData(
         short_id=card.short_id,
-        url=settings.SITE_URL.rstrip("/") + card.get_short_url(),
+        url=absolute(card.get_short_url()),
         game_slug=card.game.slug,
         game_name=card.game.name,
         name=card.name,

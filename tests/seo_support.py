@@ -1,10 +1,11 @@
-"""Reading sitemaps in tests: validated against the sitemaps.org schemas kept in tests/xsd/."""
+"""Reading what search engines read, in tests: sitemaps, validated against the sitemaps.org
+schemas kept in tests/xsd/, and a page's <head> (its meta tags and canonical link)."""
 
 from pathlib import Path
 
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from lxml import etree
+from lxml import etree, html
 
 XSD = Path(__file__).resolve().parent / "xsd"
 NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}
@@ -31,3 +32,20 @@ def selects(client, url):
 
 def locs(document):
     return [loc.text for loc in document.iterfind(".//s:loc", NS)]
+
+
+def head_of(content):
+    return html.fromstring(content).find("head")
+
+
+def meta_of(head, name):
+    """The content of the one <meta name=...> or <meta property=...> so named, or None."""
+    found = head.xpath(f"meta[@name='{name}' or @property='{name}']/@content")
+    assert len(found) <= 1, f"{name} twice"
+    return found[0] if found else None
+
+
+def canonical_of(head):
+    found = head.xpath("link[@rel='canonical']/@href")
+    assert len(found) <= 1, "two canonical links"
+    return found[0] if found else None
