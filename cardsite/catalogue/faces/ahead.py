@@ -24,8 +24,6 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from django.db import connections
-
 from cardsite.catalogue.faces.cache import face_path, load_art, scale_face, scaled_path, write_face
 from cardsite.catalogue.faces.data import FaceData, face_data
 
@@ -173,10 +171,8 @@ def _run(key: Path, job: Callable[[], None]) -> None:
     except Exception:
         log.exception("drawing %s ahead failed", key.name)
     finally:
-        # A job may read a deferred field of its card: the connection that opens is this
-        # thread's, and left open it outlives every request (PostgreSQL then cannot drop the
-        # test database, and a server keeps an idle session per process).
-        connections.close_all()
+        # No connection to close: a job gets all it reads from the database in the request
+        # that queued it (tests/decks/test_tts_drawer.py holds the thread to that).
         with _LOCK:
             _PENDING.pop(key, None)
 
