@@ -21,6 +21,7 @@ from django.test import Client
 from django.utils import timezone
 from PIL import Image
 
+from cardsite.catalogue.faces import ahead
 from cardsite.catalogue.faces.ahead import queue_job, settle
 from cardsite.catalogue.models import Game
 from decks.images import deck_images_folder
@@ -251,3 +252,60 @@ def test_a_private_decks_save_not_drawn_in_time_is_still_a_404_to_a_stranger(own
     deck = small_deck(owner, visibility="private")
     assert Client().get(f"/decks/{deck.share_key}/tts.json").status_code == 404
     assert Deck.objects.filter(pk=deck.pk).exists()
+
+
+def test_ten_saves_asked_at_once_draw_each_face_once_and_leave_every_sheet_whole(live, committed):
+    # Ten downloads at the same moment over three decks (one private, through its signed
+    # link), one process: each face and sheet is queued once however many ask, every sheet a
+    # save names is kept and whole when the save is handed out, and nothing half-written lies
+    # beside them.
+    decks = [
+        committed("conquest-of-orion", "constructed", [("main", 9, 2)], skip=40),
+        committed("conquest-alpha-tactics", "faction-deck", [("main", 12, 1)], skip=60),
+        committed("fate-foretold", "nest", [("nest", 10, 1)], skip=40, visibility="private"),
+    ]
+    paths = [tts_file_path(deck, timezone.now()) for deck in decks]
+    wanted = {
+        (card.short_id, sheet.cell)
+        for deck in decks
+        for sheet in tts_plan(deck).sheets
+        for card in sheet.cards
+    }
+    sheets = sum(len(tts_plan(deck).sheets) for deck in decks)
+    most_waiting = []
+    done = threading.Event()
+
+    def sample():
+        while not done.is_set():
+            with ahead._LOCK:
+                most_waiting.append(len(ahead._PENDING))
+            time.sleep(0.005)
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    saves = [None] * 10
+    start = threading.Barrier(10)
+
+    def one(index):
+        start.wait()
+        saves[index] = download(live, paths[index % len(paths)])
+
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(10)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    done.set()
+    sampler.join()
+    assert all(save is not None for save in saves)
+    assert max(most_waiting) <= len(wanted) + sheets
+    for deck in decks:
+        folder = deck_images_folder(deck.share_key)
+        names = {sheet.digest for sheet in tts_plan(deck).sheets}
+        assert {p.name for p in folder.iterdir()} == {f"tts-{d}.png" for d in names}
+        for digest in names:
+            with Image.open(folder / f"tts-{digest}.png") as image:
+                image.load()
+    urls = sorted({url for save in saves for url in sheet_urls(save)})
+    assert len(urls) == sheets
+    assert_every_answer_is_the_image(fetch_at_once(live, urls))
