@@ -109,8 +109,7 @@ def draw_sheets(
     for sheet in missing:
         path = sheet_path(share_key, sheet)
         if not is_waiting(path) and _faces_on_their_way(sheet):
-            before_drawing()
-            queue_job(path, _sheet_job(sheet, path, keep=current + KEEP_OLDER))
+            queue_job(path, _sheet_job(sheet, path, keep=current + KEEP_OLDER), pay=before_drawing)
         keys.append(path)
     wait_for(keys, timeout=wait)
     # All of them, not only those drawn now: the save must hand out no URL without its file.

@@ -309,3 +309,37 @@ def test_ten_saves_asked_at_once_draw_each_face_once_and_leave_every_sheet_whole
     urls = sorted({url for save in saves for url in sheet_urls(save)})
     assert len(urls) == sheets
     assert_every_answer_is_the_image(fetch_at_once(live, urls))
+
+
+@pytest.mark.django_db
+def test_a_sheet_the_full_queue_refuses_spends_nothing_of_the_proxy_budget(
+    client, owner, busy_drawer, tmp_path, settings
+):
+    # Drawing a sheet costs one use of the `proxies` rate; a sheet that could not be queued
+    # (the drawer's queue full of other visitors' work) was not drawn, and must cost nothing.
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "proxies": "2/min",
+        },
+    }
+    deck = small_deck(owner)
+    url = f"/decks/{deck.share_key}/tts.json"
+    busy_drawer.set()
+    assert downloaded(client, url).status_code == 200  # faces and sheet drawn: one use spent
+    settle()
+    for sheet in deck_images_folder(deck.share_key).glob("tts-*.png"):
+        sheet.unlink()
+    release = threading.Event()
+    queue_job(tmp_path / "blocking", lambda: release.wait(PATIENCE))
+    for index in range(ahead.MAX_PENDING - 1):
+        queue_job(tmp_path / f"queued-{index}", lambda: None)
+    try:
+        for _ in range(2):
+            refused = client.get(url)
+            assert refused.status_code == 503, refused.status_code
+    finally:
+        release.set()
+    settle()
+    assert downloaded(client, url).status_code == 200

@@ -112,10 +112,16 @@ def face_keys(cards: Iterable[Card], size: tuple[int, int]) -> list[Path]:
     return [scaled_path(face_data(card), size) for card in cards]
 
 
-def queue_job(key: Path, job: Callable[[], None]) -> bool:
+def queue_job(
+    key: Path, job: Callable[[], None], *, pay: Callable[[], None] = lambda: None
+) -> bool:
     """Queue `job` (which must not touch the database) after everything waiting now, once
-    per `key` (the file it writes); whether it is waiting (False: the queue is full)."""
+    per `key` (the file it writes); whether it is waiting (False: the queue is full).
+    `pay` (a budget's, which may refuse by raising) is called only by the request that
+    queues it: never for a job already waiting or one the full queue turns away."""
     with _LOCK:
+        if key not in _PENDING and len(_PENDING) < MAX_PENDING:
+            pay()
         return _submit(key, job)
 
 
