@@ -30,7 +30,7 @@ from decks.services import Intake, RequestedCard, deck_create
 from decks.tts import MAX_WAIT, tts_file_path
 from decks.tts.plan import tts_plan
 from tests.browser import conftest as browser
-from tests.decks.tts_support import PATIENCE, downloaded, zone_cards
+from tests.decks.tts_support import PATIENCE, downloaded, game_deck, still_drawing, zone_cards
 
 # The browser tests' live server: one threaded server for the session, serving the loaded
 # catalogue; a test commits the decks it needs (`committed`) and removes them after.
@@ -343,3 +343,23 @@ def test_a_sheet_the_full_queue_refuses_spends_nothing_of_the_proxy_budget(
         release.set()
     settle()
     assert downloaded(client, url).status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_face_budget_spent_on_the_first_sheet_is_a_drawing_answer_not_a_refusal(
+    client, owner, busy_drawer, settings
+):
+    # per_request refuses (as the budget does, by raising) only while nothing is granted: a
+    # save whose first sheet's faces took the last of the `tts` budget has work under way.
+    deck = game_deck(owner, "conquest-for-the-capital")
+    first, second = tts_plan(deck).sheets
+    assert not {c.pk for c in first.cards} & {c.pk for c in second.cards}
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "tts": f"{len({c.pk for c in first.cards})}/min",
+        },
+    }
+    response = client.get(f"/decks/{deck.share_key}/tts.json")
+    assert still_drawing(response), response.status_code

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from cardsite.catalogue.faces.cache import face_path, load_art, scale_face, scaled_path, write_face
 from cardsite.catalogue.faces.data import FaceData, face_data
+from cardsite.limits import LimitReached
 
 if TYPE_CHECKING:
     from cardsite.catalogue.models import Card
@@ -69,7 +70,17 @@ def per_request(allow: Allowance, most: int) -> Allowance:
     def take(wanted: int) -> int:
         nonlocal left
         asked = min(wanted, left)
-        granted = allow(asked) if asked > 0 else 0
+        if asked <= 0:
+            return 0
+        try:
+            granted = allow(asked)
+        except LimitReached:
+            if left == most:
+                raise
+            # The budget ran out on a later call: what the earlier ones queued is being
+            # drawn, and the request is to say so, not that it started nothing.
+            left = 0
+            return 0
         # Granted less than asked, the budget is spent: ask no more in this request (what it
         # did queue stands, and a later ask would only refuse it).
         left = left - granted if granted == asked else 0
