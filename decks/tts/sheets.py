@@ -39,7 +39,7 @@ from cardsite.catalogue.faces.ahead import (
 )
 from cardsite.catalogue.faces.cache import SCALE_FILTER, face_path, scale_face, scaled_path
 from cardsite.files import write_atomically
-from decks.images import deck_images_folder, keep_newest, kept_image
+from decks.images import image_path, keep_newest, kept_image
 from decks.tts.plan import Sheet
 
 log = logging.getLogger(__name__)
@@ -75,7 +75,7 @@ class SheetsNotReady(Exception):
 
 
 def sheet_path(share_key: str, sheet: Sheet) -> Path:
-    return deck_images_folder(share_key) / f"{KIND}-{sheet.digest}.png"
+    return image_path(share_key, KIND, sheet.digest)
 
 
 def kept_sheet(*, share_key: str, digest: str) -> bytes | None:
