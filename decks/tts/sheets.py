@@ -88,11 +88,10 @@ def draw_sheets(
     share_key: str,
     sheets: Sequence[Sheet],
     current: int,
-    before_drawing: Callable[[], None] = lambda: None,
-    allow_faces: Allowance = lambda wanted: wanted,
-    wait: float = MAX_WAIT,
+    before_drawing: Callable[[], None],
+    allow_faces: Allowance,
 ) -> None:
-    """Have every one of `sheets` drawn and kept, waiting at most `wait` seconds; raises
+    """Have every one of `sheets` drawn and kept, waiting at most MAX_WAIT seconds; raises
     SheetsNotReady if some are not yet. `current` is the number of sheets in the deck's plan
     now, all of which are kept. The faces the sheets lack are queued as `allow_faces` grants
     (it may refuse by raising, while nothing is granted); `before_drawing` is called once for
@@ -111,7 +110,7 @@ def draw_sheets(
         if not is_waiting(path) and _faces_on_their_way(sheet):
             queue_job(path, _sheet_job(sheet, path, keep=current + KEEP_OLDER), pay=before_drawing)
         keys.append(path)
-    wait_for(keys, timeout=wait)
+    wait_for(keys, timeout=MAX_WAIT)
     # All of them, not only those drawn now: the save must hand out no URL without its file.
     still = sum(1 for sheet in sheets if not sheet_path(share_key, sheet).exists())
     if still:

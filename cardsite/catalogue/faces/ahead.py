@@ -53,15 +53,6 @@ def _cost(data: FaceData, size: tuple[int, int]) -> float:
     return SCALE_COST if face_path(data).exists() else 1.0
 
 
-def inline_cost(cards: Iterable[Card], size: tuple[int, int]) -> float:
-    """What making every card's face at `size` would still cost, in faces drawn."""
-    return sum(_cost(face_data(card), size) for card in cards)
-
-
-def _unbounded(wanted: int) -> int:
-    return wanted
-
-
 def per_request(allow: Allowance, most: int) -> Allowance:
     """`allow`, granting at most `most` faces in all over one request's calls; refusing (as
     `allow` does, by raising) only while nothing has been granted."""
@@ -89,10 +80,9 @@ def per_request(allow: Allowance, most: int) -> Allowance:
     return take
 
 
-def draw_ahead(cards: Iterable[Card], size: tuple[int, int], allow: Allowance = _unbounded) -> int:
+def draw_ahead(cards: Iterable[Card], size: tuple[int, int], allow: Allowance) -> None:
     """Queue the cards whose face at `size` is missing, as many as `allow` grants, in faces
-    drawn (it is asked once, for the faces not already waiting; scaled copies first);
-    returns the jobs now waiting on this process's drawer (0: nothing to wait for). Reads
+    drawn (it is asked once, for the faces not already waiting; scaled copies first). Reads
     the cards' data here, so the drawing thread never touches the database."""
     wanted = []
     for card in cards:
@@ -115,7 +105,6 @@ def draw_ahead(cards: Iterable[Card], size: tuple[int, int], allow: Allowance = 
         for data, card, key, _ in chosen:
             # The paths as they are now: MEDIA_ROOT is read here, not in the thread.
             _submit(key, partial(_draw, data, card, size, face_path(data), key))
-        return len(_PENDING)
 
 
 def face_keys(cards: Iterable[Card], size: tuple[int, int]) -> list[Path]:
