@@ -30,7 +30,6 @@ from cardsite.catalogue.faces import face_data
 from cardsite.catalogue.faces.ahead import (
     Allowance,
     draw_ahead,
-    face_keys,
     is_waiting,
     per_request,
     queue_job,
@@ -101,14 +100,17 @@ def draw_sheets(
         return
     # Each face once, however many sheets ask: a budget refusal only while nothing is granted.
     allow = per_request(allow_faces, sum(len(sheet.cards) for sheet in missing))
+    cells = [_cells(sheet) for sheet in missing]
+    keep = current + KEEP_OLDER
     keys: list[Path] = []
-    for sheet in missing:
+    for sheet, files in zip(missing, cells, strict=True):
         draw_ahead(sheet.cards, sheet.cell, allow)
-        keys += face_keys(sheet.cards, sheet.cell)
-    for sheet in missing:
+        keys += [scaled for _, scaled in files]
+    for sheet, files in zip(missing, cells, strict=True):
         path = sheet_path(share_key, sheet)
-        if not is_waiting(path) and _faces_on_their_way(sheet):
-            queue_job(path, _sheet_job(sheet, path, keep=current + KEEP_OLDER), pay=before_drawing)
+        if not is_waiting(path) and _faces_on_their_way(files):
+            job = partial(_draw_and_keep, files, sheet.cell, sheet.columns, sheet.size, path, keep)
+            queue_job(path, job, pay=before_drawing)
         keys.append(path)
     wait_for(keys, timeout=MAX_WAIT)
     # All of them, not only those drawn now: the save must hand out no URL without its file.
@@ -127,22 +129,21 @@ def _used(path: Path) -> bool:
     return True
 
 
-def _faces_on_their_way(sheet: Sheet) -> bool:
+def _cells(sheet: Sheet) -> list[tuple[Path, Path]]:
+    """Each cell's face file and its scaled copy (what the drawer waits on), worked out once
+    per sheet in the request: the sheet's drawing in the drawer thread then reads no
+    database, and MEDIA_ROOT as it is now."""
+    files = []
+    for card in sheet.cards:
+        data = face_data(card)
+        files.append((face_path(data), scaled_path(data, sheet.cell)))
+    return files
+
+
+def _faces_on_their_way(files: list[tuple[Path, Path]]) -> bool:
     """Whether every face the sheet needs is drawn or waiting to be (not refused by a budget
     or a full queue): only then is the sheet itself queued, after them."""
-    return all(
-        key.exists() or face_path(face_data(card)).exists() or is_waiting(key)
-        for card, key in zip(sheet.cards, face_keys(sheet.cards, sheet.cell), strict=True)
-    )
-
-
-def _sheet_job(sheet: Sheet, path: Path, *, keep: int) -> Callable[[], None]:
-    """The sheet's drawing for the drawer thread: every path read now, no database there."""
-    cells = [
-        (face_path(face_data(card)), scaled_path(face_data(card), sheet.cell))
-        for card in sheet.cards
-    ]
-    return partial(_draw_and_keep, cells, sheet.cell, sheet.columns, sheet.size, path, keep)
+    return all(scaled.exists() or face.exists() or is_waiting(scaled) for face, scaled in files)
 
 
 def _draw_and_keep(

@@ -107,11 +107,6 @@ def draw_ahead(cards: Iterable[Card], size: tuple[int, int], allow: Allowance) -
             _submit(key, partial(_draw, data, card, size, face_path(data), key))
 
 
-def face_keys(cards: Iterable[Card], size: tuple[int, int]) -> list[Path]:
-    """What `wait_for` waits on for these cards' faces at `size`."""
-    return [scaled_path(face_data(card), size) for card in cards]
-
-
 def queue_job(
     key: Path, job: Callable[[], None], *, pay: Callable[[], None] = lambda: None
 ) -> bool:
