@@ -27,6 +27,11 @@ def deck_images_folder(share_key: str) -> Path:
     return Path(settings.MEDIA_ROOT) / FOLDER / share_key
 
 
+def image_path(share_key: str, kind: str, digest: str) -> Path:
+    """Where the deck's picture of `kind` whose inputs hash to `digest` is kept."""
+    return deck_images_folder(share_key) / f"{kind}-{digest}.png"
+
+
 def image_digest(inputs: str) -> str:
     """The hash of a picture's inputs that names its file (20 hex digits)."""
     return hashlib.sha256(inputs.encode()).hexdigest()[:20]
@@ -34,7 +39,7 @@ def image_digest(inputs: str) -> str:
 
 def kept_image(*, share_key: str, kind: str, digest: str) -> bytes | None:
     """The PNG of `kind` whose inputs hash to `digest`, if its file is still kept."""
-    path = deck_images_folder(share_key) / f"{kind}-{digest}.png"
+    path = image_path(share_key, kind, digest)
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -51,15 +56,14 @@ def cached_image(
     """The PNG of `kind` drawn from `inputs`: read from its file if there is one, else drawn
     now and kept. At most `keep` files of this kind stay for the deck (the least recently
     used go first)."""
-    folder = deck_images_folder(share_key)
     digest = image_digest(inputs)
-    path = folder / f"{kind}-{digest}.png"
+    path = image_path(share_key, kind, digest)
     kept = kept_image(share_key=share_key, kind=kind, digest=digest)
     if kept is not None:
         return kept
     png = draw()
     write_atomically(path, png)
-    keep_newest(folder, kind, keep)
+    keep_newest(path.parent, kind, keep)
     return png
 
 

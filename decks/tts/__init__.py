@@ -28,20 +28,12 @@ __all__ = [
 ]
 
 
-def _grant_all(wanted: int) -> int:
-    return wanted
-
-
-def _free() -> None:
-    pass
-
-
 def tts_export(
     *,
     deck: Deck,
     now: datetime,
-    allow_faces: Allowance = _grant_all,
-    before_drawing: Callable[[], None] = _free,
+    allow_faces: Allowance,
+    before_drawing: Callable[[], None],
 ) -> dict[str, Any]:
     """The deck's saved object, its links (signed for a private deck) made at `now`, once
     every sheet it points at is drawn: TTS fetches them all the moment the save is loaded

@@ -30,7 +30,6 @@ from cardsite.catalogue.faces import face_data
 from cardsite.catalogue.faces.ahead import (
     Allowance,
     draw_ahead,
-    face_keys,
     is_waiting,
     per_request,
     queue_job,
@@ -39,7 +38,7 @@ from cardsite.catalogue.faces.ahead import (
 )
 from cardsite.catalogue.faces.cache import SCALE_FILTER, face_path, scale_face, scaled_path
 from cardsite.files import write_atomically
-from decks.images import deck_images_folder, keep_newest, kept_image
+from decks.images import image_path, keep_newest, kept_image
 from decks.tts.plan import Sheet
 
 log = logging.getLogger(__name__)
@@ -75,7 +74,7 @@ class SheetsNotReady(Exception):
 
 
 def sheet_path(share_key: str, sheet: Sheet) -> Path:
-    return deck_images_folder(share_key) / f"{KIND}-{sheet.digest}.png"
+    return image_path(share_key, KIND, sheet.digest)
 
 
 def kept_sheet(*, share_key: str, digest: str) -> bytes | None:
@@ -88,11 +87,10 @@ def draw_sheets(
     share_key: str,
     sheets: Sequence[Sheet],
     current: int,
-    before_drawing: Callable[[], None] = lambda: None,
-    allow_faces: Allowance = lambda wanted: wanted,
-    wait: float = MAX_WAIT,
+    before_drawing: Callable[[], None],
+    allow_faces: Allowance,
 ) -> None:
-    """Have every one of `sheets` drawn and kept, waiting at most `wait` seconds; raises
+    """Have every one of `sheets` drawn and kept, waiting at most MAX_WAIT seconds; raises
     SheetsNotReady if some are not yet. `current` is the number of sheets in the deck's plan
     now, all of which are kept. The faces the sheets lack are queued as `allow_faces` grants
     (it may refuse by raising, while nothing is granted); `before_drawing` is called once for
@@ -102,17 +100,19 @@ def draw_sheets(
         return
     # Each face once, however many sheets ask: a budget refusal only while nothing is granted.
     allow = per_request(allow_faces, sum(len(sheet.cards) for sheet in missing))
+    cells = [_cells(sheet) for sheet in missing]
+    keep = current + KEEP_OLDER
     keys: list[Path] = []
-    for sheet in missing:
+    for sheet, files in zip(missing, cells, strict=True):
         draw_ahead(sheet.cards, sheet.cell, allow)
-        keys += face_keys(sheet.cards, sheet.cell)
-    for sheet in missing:
+        keys += [scaled for _, scaled in files]
+    for sheet, files in zip(missing, cells, strict=True):
         path = sheet_path(share_key, sheet)
-        if not is_waiting(path) and _faces_on_their_way(sheet):
-            before_drawing()
-            queue_job(path, _sheet_job(sheet, path, keep=current + KEEP_OLDER))
+        if not is_waiting(path) and _faces_on_their_way(files):
+            job = partial(_draw_and_keep, files, sheet.cell, sheet.columns, sheet.size, path, keep)
+            queue_job(path, job, pay=before_drawing)
         keys.append(path)
-    wait_for(keys, timeout=wait)
+    wait_for(keys, timeout=MAX_WAIT)
     # All of them, not only those drawn now: the save must hand out no URL without its file.
     still = sum(1 for sheet in sheets if not sheet_path(share_key, sheet).exists())
     if still:
@@ -129,22 +129,21 @@ def _used(path: Path) -> bool:
     return True
 
 
-def _faces_on_their_way(sheet: Sheet) -> bool:
+def _cells(sheet: Sheet) -> list[tuple[Path, Path]]:
+    """Each cell's face file and its scaled copy (what the drawer waits on), worked out once
+    per sheet in the request: the sheet's drawing in the drawer thread then reads no
+    database, and MEDIA_ROOT as it is now."""
+    files = []
+    for card in sheet.cards:
+        data = face_data(card)
+        files.append((face_path(data), scaled_path(data, sheet.cell)))
+    return files
+
+
+def _faces_on_their_way(files: list[tuple[Path, Path]]) -> bool:
     """Whether every face the sheet needs is drawn or waiting to be (not refused by a budget
     or a full queue): only then is the sheet itself queued, after them."""
-    return all(
-        key.exists() or face_path(face_data(card)).exists() or is_waiting(key)
-        for card, key in zip(sheet.cards, face_keys(sheet.cards, sheet.cell), strict=True)
-    )
-
-
-def _sheet_job(sheet: Sheet, path: Path, *, keep: int) -> Callable[[], None]:
-    """The sheet's drawing for the drawer thread: every path read now, no database there."""
-    cells = [
-        (face_path(face_data(card)), scaled_path(face_data(card), sheet.cell))
-        for card in sheet.cards
-    ]
-    return partial(_draw_and_keep, cells, sheet.cell, sheet.columns, sheet.size, path, keep)
+    return all(scaled.exists() or face.exists() or is_waiting(scaled) for face, scaled in files)
 
 
 def _draw_and_keep(

@@ -117,13 +117,12 @@ def main() -> None:
     setup_django("bench_tts", args.database)
     from django.conf import settings
     from django.contrib.auth.models import User
-    from django.contrib.staticfiles.handlers import StaticFilesHandler
     from django.core.cache import cache
-    from django.test.testcases import LiveServerThread
 
     from cardsite.catalogue.faces.ahead import settle
     from cardsite.catalogue.models import Card, Game
     from decks.services import Intake, RequestedCard, deck_create
+    from tests.live_server import start_live_server
 
     if settings.CACHES["default"]["BACKEND"].endswith("RedisCache"):
         raise SystemExit("unset REDIS_URL: the benchmark clears its own (in-process) cache")
@@ -156,13 +155,7 @@ def main() -> None:
         deck("fate-foretold", "nest", "nest", 0),
     ]
 
-    server_thread = LiveServerThread("127.0.0.1", StaticFilesHandler, port=0)
-    server_thread.daemon = True
-    server_thread.start()
-    server_thread.is_ready.wait()
-    if server_thread.error:
-        raise server_thread.error
-    server = f"http://127.0.0.1:{server_thread.port}"
+    server_thread, server = start_live_server()
 
     media: list[str] = []
 

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.contrib.staticfiles.handlers import StaticFilesHandler
 from django.db import connections
-from django.test.testcases import LiveServerThread
+
+from tests.live_server import start_live_server
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # Without these, Chromium keeps trying to reach Google's services from this sandbox.
@@ -35,13 +35,8 @@ def _server(django_db_setup, django_db_blocker) -> Iterator[str]:
     # Threaded, as `make run` is: each request thread has its own connection, on SQLite to
     # the test database's file (cardsite/settings/test.py), so it sees what a test committed.
     with django_db_blocker.unblock():
-        thread = LiveServerThread("127.0.0.1", StaticFilesHandler, port=0)
-        thread.daemon = True
-        thread.start()
-        thread.is_ready.wait()
-        if thread.error:
-            raise thread.error
-        yield f"http://127.0.0.1:{thread.port}"
+        thread, url = start_live_server()
+        yield url
         thread.terminate()
         default = connections["default"]
         if default.vendor == "postgresql":

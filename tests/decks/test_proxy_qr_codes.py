@@ -174,3 +174,21 @@ def test_a_site_url_too_long_for_a_14_mm_code_to_read_leaves_it_to_the_first_pag
     assert all(in_a_cell(code.symbol, layout(SheetOptions())) for code in cards.codes)
     (page,) = rasterise(pdf, tmp_path, dpi=150, pages="1")
     assert scan(page) == [sheet.deck_url]
+
+
+@pytest.mark.parametrize("url_length", [53, 54, 78, 79])
+def test_a_decks_url_at_each_width_edge_of_the_page_code_is_read_or_left_to_the_first_page(
+    client, deck, settings, tmp_path, url_length
+):
+    # 53 bytes is the last URL of 29 modules and 78 the last of QR_MOST_MODULES (33): up to
+    # there the pages of cards carry a code zbar reads at 150 dpi, past it only the first page.
+    tail = len(f"/decks/{deck.share_key}/")
+    settings.SITE_URL = "https://" + "a" * (url_length - tail - len("https://.org")) + ".org"
+    sheet = order_sheet(deck_order(deck, SheetOptions()))
+    assert len(sheet.deck_url) == url_length
+    modules = {53: 29, 54: 33, 78: QR_MOST_MODULES, 79: 37}[url_length]
+    assert len(link_qr_matrix(sheet.deck_url)) == modules
+    first, cards = rasterise(render_sheet(sheet), tmp_path, dpi=150)
+    assert scan(first) == [sheet.deck_url]
+    on_cards = [url for url in scan(cards) if url == sheet.deck_url]
+    assert on_cards == ([sheet.deck_url] if url_length <= 78 else [])

@@ -12,7 +12,14 @@ from django.test import Client
 from django.utils import timezone
 
 from decks.images import deck_images_folder
-from decks.services import Intake, RequestedCard, deck_update
+from decks.services import (
+    Intake,
+    RequestedCard,
+    deck_delete,
+    deck_restore,
+    deck_revert,
+    deck_update,
+)
 from decks.tts.links import link_expiry, link_is_valid, signed, signed_query
 from decks.tts.plan import tts_plan
 from decks.tts.save import sheet_url
@@ -253,3 +260,45 @@ def test_unknown_parameters_are_ignored_as_by_the_apis_other_exports(client, api
     exported = downloaded(api, f"/api/v1/decks/{deck.share_key}/export/?as=tts&x=%C2%B2")
     assert page.status_code == exported.status_code == 200
     assert json.loads(page.content) == exported.json()
+
+
+def test_a_deck_made_private_later_answers_its_old_unsigned_links_with_404(client, owner):
+    deck = game_deck(owner, "conquest-of-orion")
+    save = save_of(client, deck)
+    sheet = local(first_sheet(save))
+    assert "sig=" not in sheet and client.get(sheet).status_code == 200
+    deck = deck_update(deck=deck, expected_version=None, changes={"visibility": "private"})
+    assert client.get(sheet).status_code == 404
+    assert client.get(f"/decks/{deck.share_key}/tts.json").status_code == 404
+
+
+def test_a_deleted_decks_signed_links_are_a_404_until_its_owner_restores_it(client, mine, owner):
+    deck = game_deck(owner, "conquest-of-orion", visibility="private")
+    save = json.loads(downloaded(mine, f"/decks/{deck.share_key}/tts.json").content)
+    sheet = local(first_sheet(save))
+    save_link = signed(f"/decks/{deck.share_key}/tts.json", deck.share_key, timezone.now())
+    assert client.get(sheet).status_code == 200
+    deck_delete(deck=deck)
+    for url in (sheet, save_link, urlsplit(sheet).path):
+        assert client.get(url).status_code == 404, url
+        assert mine.get(url).status_code == 404, url
+    deck_restore(deck=deck, owner=owner)
+    assert client.get(sheet).status_code == 200
+
+
+def test_a_revert_of_a_deck_made_private_leaves_its_old_sheets_to_signed_links(client, owner):
+    deck = game_deck(owner, "conquest-of-orion")
+    first = tts_plan(deck).sheets[0].digest
+    assert downloaded(client, f"/decks/{deck.share_key}/tts/{first}.png").status_code == 200
+    version = deck.version
+    deck = deck_update(deck=deck, expected_version=None, changes={"visibility": "private"})
+    cards = [RequestedCard(e.quantity, None, e.card.short_id) for e in deck.entries.all()]
+    deck = deck_update(deck=deck, expected_version=None, changes={}, intake=Intake(cards[:2]))
+    second = tts_plan(deck).sheets[0].digest
+    deck = deck_revert(deck=deck, expected_version=None, version=version, author=owner)
+    assert deck.visibility == "private" and tts_plan(deck).sheets[0].digest == first
+    for digest in (first, second):
+        path = f"/decks/{deck.share_key}/tts/{digest}.png"
+        assert client.get(path).status_code == 404, digest
+    path = f"/decks/{deck.share_key}/tts/{first}.png"
+    assert downloaded(client, signed(path, deck.share_key, timezone.now())).status_code == 200

@@ -23,6 +23,7 @@ from tests.decks.tts_support import (
     downloaded,
     game_deck,
     local,
+    lone_card_deck,
     objects_of,
     save_of,
     zone_cards,
@@ -153,20 +154,8 @@ def test_copies_share_their_cards_place_on_the_sheet(client, owner):
 
 
 def test_a_zone_holding_one_card_is_a_single_card_named_after_the_card(client, owner):
-    main = zone_cards("conquest-alpha-tactics", "main", 2)
-    (target,) = zone_cards("conquest-alpha-tactics", "targets", 1)
-    deck = deck_create(
-        owner=owner,
-        game=Game.objects.get(slug="conquest-alpha-tactics"),
-        format_slug="faction-deck",
-        name="Lone target",
-        visibility="public",
-        intake=Intake(
-            (
-                *(RequestedCard(2, None, c.short_id) for c in main),
-                RequestedCard(1, None, target.short_id),
-            )
-        ),
+    deck, target = lone_card_deck(
+        owner, "conquest-alpha-tactics", "faction-deck", "main", 2, 2, "targets", name="Lone target"
     )
     deck_object, single = objects_of(save_of(client, deck))
     assert deck_object["Name"] == "DeckCustom" and len(deck_object["DeckIDs"]) == 4
@@ -181,20 +170,8 @@ def test_a_zone_holding_one_card_is_a_single_card_named_after_the_card(client, o
 
 def test_a_lone_sigil_is_a_sideways_card_named_after_itself_with_its_zone_described(client, owner):
     # Fate Foretold's Sigils zone: one Sigil per player, a landscape card.
-    nest = zone_cards("fate-foretold", "nest", 3)
-    (sigil,) = zone_cards("fate-foretold", "sigils", 1)
-    deck = deck_create(
-        owner=owner,
-        game=Game.objects.get(slug="fate-foretold"),
-        format_slug="nest",
-        name="One sigil",
-        visibility="public",
-        intake=Intake(
-            (
-                *(RequestedCard(1, None, c.short_id) for c in nest),
-                RequestedCard(1, None, sigil.short_id),
-            )
-        ),
+    deck, sigil = lone_card_deck(
+        owner, "fate-foretold", "nest", "nest", 3, 1, "sigils", name="One sigil"
     )
     nest_object, single = objects_of(save_of(client, deck))
     assert nest_object["Nickname"] == "Nest"

@@ -21,6 +21,7 @@ from django.test import Client
 from django.utils import timezone
 from PIL import Image
 
+from cardsite.catalogue.faces import ahead
 from cardsite.catalogue.faces.ahead import queue_job, settle
 from cardsite.catalogue.models import Game
 from decks.images import deck_images_folder
@@ -29,7 +30,7 @@ from decks.services import Intake, RequestedCard, deck_create
 from decks.tts import MAX_WAIT, tts_file_path
 from decks.tts.plan import tts_plan
 from tests.browser import conftest as browser
-from tests.decks.tts_support import PATIENCE, downloaded, zone_cards
+from tests.decks.tts_support import PATIENCE, downloaded, game_deck, still_drawing, zone_cards
 
 # The browser tests' live server: one threaded server for the session, serving the loaded
 # catalogue; a test commits the decks it needs (`committed`) and removes them after.
@@ -251,3 +252,114 @@ def test_a_private_decks_save_not_drawn_in_time_is_still_a_404_to_a_stranger(own
     deck = small_deck(owner, visibility="private")
     assert Client().get(f"/decks/{deck.share_key}/tts.json").status_code == 404
     assert Deck.objects.filter(pk=deck.pk).exists()
+
+
+def test_ten_saves_asked_at_once_draw_each_face_once_and_leave_every_sheet_whole(live, committed):
+    # Ten downloads at the same moment over three decks (one private, through its signed
+    # link), one process: each face and sheet is queued once however many ask, every sheet a
+    # save names is kept and whole when the save is handed out, and nothing half-written lies
+    # beside them.
+    decks = [
+        committed("conquest-of-orion", "constructed", [("main", 9, 2)], skip=40),
+        committed("conquest-alpha-tactics", "faction-deck", [("main", 12, 1)], skip=60),
+        committed("fate-foretold", "nest", [("nest", 10, 1)], skip=40, visibility="private"),
+    ]
+    paths = [tts_file_path(deck, timezone.now()) for deck in decks]
+    wanted = {
+        (card.short_id, sheet.cell)
+        for deck in decks
+        for sheet in tts_plan(deck).sheets
+        for card in sheet.cards
+    }
+    sheets = sum(len(tts_plan(deck).sheets) for deck in decks)
+    most_waiting = []
+    done = threading.Event()
+
+    def sample():
+        while not done.is_set():
+            with ahead._LOCK:
+                most_waiting.append(len(ahead._PENDING))
+            time.sleep(0.005)
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    saves = [None] * 10
+    start = threading.Barrier(10)
+
+    def one(index):
+        start.wait()
+        saves[index] = download(live, paths[index % len(paths)])
+
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(10)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    done.set()
+    sampler.join()
+    assert all(save is not None for save in saves)
+    assert max(most_waiting) <= len(wanted) + sheets
+    for deck in decks:
+        folder = deck_images_folder(deck.share_key)
+        names = {sheet.digest for sheet in tts_plan(deck).sheets}
+        assert {p.name for p in folder.iterdir()} == {f"tts-{d}.png" for d in names}
+        for digest in names:
+            with Image.open(folder / f"tts-{digest}.png") as image:
+                image.load()
+    urls = sorted({url for save in saves for url in sheet_urls(save)})
+    assert len(urls) == sheets
+    assert_every_answer_is_the_image(fetch_at_once(live, urls))
+
+
+@pytest.mark.django_db
+def test_a_sheet_the_full_queue_refuses_spends_nothing_of_the_proxy_budget(
+    client, owner, busy_drawer, tmp_path, settings
+):
+    # Drawing a sheet costs one use of the `proxies` rate; a sheet that could not be queued
+    # (the drawer's queue full of other visitors' work) was not drawn, and must cost nothing.
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "proxies": "2/min",
+        },
+    }
+    deck = small_deck(owner)
+    url = f"/decks/{deck.share_key}/tts.json"
+    busy_drawer.set()
+    assert downloaded(client, url).status_code == 200  # faces and sheet drawn: one use spent
+    settle()
+    for sheet in deck_images_folder(deck.share_key).glob("tts-*.png"):
+        sheet.unlink()
+    release = threading.Event()
+    queue_job(tmp_path / "blocking", lambda: release.wait(PATIENCE))
+    for index in range(ahead.MAX_PENDING - 1):
+        queue_job(tmp_path / f"queued-{index}", lambda: None)
+    try:
+        for _ in range(2):
+            refused = client.get(url)
+            assert refused.status_code == 503, refused.status_code
+    finally:
+        release.set()
+    settle()
+    assert downloaded(client, url).status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_face_budget_spent_on_the_first_sheet_is_a_drawing_answer_not_a_refusal(
+    client, owner, busy_drawer, settings
+):
+    # per_request refuses (as the budget does, by raising) only while nothing is granted: a
+    # save whose first sheet's faces took the last of the `tts` budget has work under way.
+    deck = game_deck(owner, "conquest-for-the-capital")
+    first, second = tts_plan(deck).sheets
+    assert not {c.pk for c in first.cards} & {c.pk for c in second.cards}
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {
+            **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"],
+            "tts": f"{len({c.pk for c in first.cards})}/min",
+        },
+    }
+    response = client.get(f"/decks/{deck.share_key}/tts.json")
+    assert still_drawing(response), response.status_code

@@ -21,10 +21,8 @@ import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
 
-from cardsite.catalogue.models import Game
-from decks.services import Intake, RequestedCard, deck_create
 from engines import ENGINES
-from tests.decks.tts_support import game_deck, save_of, zone_cards
+from tests.decks.tts_support import game_deck, lone_card_deck, save_of
 
 pytestmark = pytest.mark.django_db
 
@@ -90,18 +88,10 @@ def owner():
 
 def lone_sigil_deck(owner):
     """Fate Foretold's Nest and one Sigil: the Sigils zone a single card."""
-    nest = zone_cards("fate-foretold", "nest", 2)
-    (sigil,) = zone_cards("fate-foretold", "sigils", 1)
-    return deck_create(
-        owner=owner,
-        game=Game.objects.get(slug="fate-foretold"),
-        format_slug="nest",
-        name="Lone sigil",
-        visibility="public",
-        intake=Intake(
-            tuple(RequestedCard(1, None, c.short_id) for c in (*nest, sigil)),
-        ),
+    deck, _ = lone_card_deck(
+        owner, "fate-foretold", "nest", "nest", 2, 1, "sigils", name="Lone sigil"
     )
+    return deck
 
 
 def test_every_games_save_is_tabletop_simulators_object_format(client, owner, tmp_path):

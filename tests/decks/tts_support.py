@@ -71,6 +71,27 @@ def game_deck(owner, slug, *, visibility="public", per_zone=3, name=None):
     )
 
 
+def lone_card_deck(owner, slug, format_slug, zone, count, copies, lone_zone, *, name):
+    """A deck of the first `count` cards of `zone` (`copies` of each) and the first card of
+    `lone_zone` alone in its zone; and that lone card."""
+    cards = zone_cards(slug, zone, count)
+    (lone,) = zone_cards(slug, lone_zone, 1)
+    deck = deck_create(
+        owner=owner,
+        game=Game.objects.get(slug=slug),
+        format_slug=format_slug,
+        name=name,
+        visibility="public",
+        intake=Intake(
+            (
+                *(RequestedCard(copies, None, c.short_id) for c in cards),
+                RequestedCard(1, None, lone.short_id),
+            )
+        ),
+    )
+    return deck, lone
+
+
 def deck_copies(deck):
     """Each copy of each card in the deck, in the deck's order (zone, then card name)."""
     entries = sorted(

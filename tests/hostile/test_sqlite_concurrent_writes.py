@@ -20,7 +20,6 @@ from typing import Any
 import pytest
 import requests
 from django.contrib.auth.models import User
-from django.contrib.staticfiles.handlers import StaticFilesHandler
 from django.core.servers.basehttp import ThreadedWSGIServer
 from django.db import connection, connections
 from django.test import Client
@@ -33,6 +32,7 @@ from cardsite.collection.services.pools import MAX_POOL_MEMBERS
 from cardsite.devserver.management.commands.runserver import LISTEN_BACKLOG
 from decks.models import Deck, DeckVersion
 from decks.services import Intake, RequestedCard, deck_create
+from tests.live_server import start_live_server
 
 pytestmark = pytest.mark.skipif(
     connection.vendor != "sqlite", reason="the default set-up's SQLite file under concurrent writes"
@@ -54,13 +54,8 @@ class _ServerThread(LiveServerThread):
 @pytest.fixture(scope="module")
 def site(django_db_setup, django_db_blocker) -> Iterator[str]:
     with django_db_blocker.unblock():
-        thread = _ServerThread("127.0.0.1", StaticFilesHandler, port=0)
-        thread.daemon = True
-        thread.start()
-        thread.is_ready.wait()
-        if thread.error:
-            raise thread.error
-        yield f"http://127.0.0.1:{thread.port}"
+        thread, url = start_live_server(_ServerThread)
+        yield url
         thread.terminate()
 
 

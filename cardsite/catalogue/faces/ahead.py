@@ -24,10 +24,9 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from django.db import connections
-
 from cardsite.catalogue.faces.cache import face_path, load_art, scale_face, scaled_path, write_face
 from cardsite.catalogue.faces.data import FaceData, face_data
+from cardsite.limits import LimitReached
 
 if TYPE_CHECKING:
     from cardsite.catalogue.models import Card
@@ -54,15 +53,6 @@ def _cost(data: FaceData, size: tuple[int, int]) -> float:
     return SCALE_COST if face_path(data).exists() else 1.0
 
 
-def inline_cost(cards: Iterable[Card], size: tuple[int, int]) -> float:
-    """What making every card's face at `size` would still cost, in faces drawn."""
-    return sum(_cost(face_data(card), size) for card in cards)
-
-
-def _unbounded(wanted: int) -> int:
-    return wanted
-
-
 def per_request(allow: Allowance, most: int) -> Allowance:
     """`allow`, granting at most `most` faces in all over one request's calls; refusing (as
     `allow` does, by raising) only while nothing has been granted."""
@@ -71,7 +61,17 @@ def per_request(allow: Allowance, most: int) -> Allowance:
     def take(wanted: int) -> int:
         nonlocal left
         asked = min(wanted, left)
-        granted = allow(asked) if asked > 0 else 0
+        if asked <= 0:
+            return 0
+        try:
+            granted = allow(asked)
+        except LimitReached:
+            if left == most:
+                raise
+            # The budget ran out on a later call: what the earlier ones queued is being
+            # drawn, and the request is to say so, not that it started nothing.
+            left = 0
+            return 0
         # Granted less than asked, the budget is spent: ask no more in this request (what it
         # did queue stands, and a later ask would only refuse it).
         left = left - granted if granted == asked else 0
@@ -80,10 +80,9 @@ def per_request(allow: Allowance, most: int) -> Allowance:
     return take
 
 
-def draw_ahead(cards: Iterable[Card], size: tuple[int, int], allow: Allowance = _unbounded) -> int:
+def draw_ahead(cards: Iterable[Card], size: tuple[int, int], allow: Allowance) -> None:
     """Queue the cards whose face at `size` is missing, as many as `allow` grants, in faces
-    drawn (it is asked once, for the faces not already waiting; scaled copies first);
-    returns the jobs now waiting on this process's drawer (0: nothing to wait for). Reads
+    drawn (it is asked once, for the faces not already waiting; scaled copies first). Reads
     the cards' data here, so the drawing thread never touches the database."""
     wanted = []
     for card in cards:
@@ -106,18 +105,18 @@ def draw_ahead(cards: Iterable[Card], size: tuple[int, int], allow: Allowance = 
         for data, card, key, _ in chosen:
             # The paths as they are now: MEDIA_ROOT is read here, not in the thread.
             _submit(key, partial(_draw, data, card, size, face_path(data), key))
-        return len(_PENDING)
 
 
-def face_keys(cards: Iterable[Card], size: tuple[int, int]) -> list[Path]:
-    """What `wait_for` waits on for these cards' faces at `size`."""
-    return [scaled_path(face_data(card), size) for card in cards]
-
-
-def queue_job(key: Path, job: Callable[[], None]) -> bool:
+def queue_job(
+    key: Path, job: Callable[[], None], *, pay: Callable[[], None] = lambda: None
+) -> bool:
     """Queue `job` (which must not touch the database) after everything waiting now, once
-    per `key` (the file it writes); whether it is waiting (False: the queue is full)."""
+    per `key` (the file it writes); whether it is waiting (False: the queue is full).
+    `pay` (a budget's, which may refuse by raising) is called only by the request that
+    queues it: never for a job already waiting or one the full queue turns away."""
     with _LOCK:
+        if key not in _PENDING and len(_PENDING) < MAX_PENDING:
+            pay()
         return _submit(key, job)
 
 
@@ -173,10 +172,8 @@ def _run(key: Path, job: Callable[[], None]) -> None:
     except Exception:
         log.exception("drawing %s ahead failed", key.name)
     finally:
-        # A job may read a deferred field of its card: the connection that opens is this
-        # thread's, and left open it outlives every request (PostgreSQL then cannot drop the
-        # test database, and a server keeps an idle session per process).
-        connections.close_all()
+        # No connection to close: a job gets all it reads from the database in the request
+        # that queued it (tests/decks/test_tts_drawer.py holds the thread to that).
         with _LOCK:
             _PENDING.pop(key, None)
 

@@ -45,7 +45,8 @@ def face_path(data: FaceData) -> Path:
 
 
 def scaled_path(data: FaceData, size: tuple[int, int]) -> Path:
-    return face_path(data).with_name(f"{face_path(data).stem}@{size[0]}x{size[1]}.png")
+    face = face_path(data)
+    return face.with_name(f"{face.stem}@{size[0]}x{size[1]}.png")
 
 
 def face_file(card: Card, *, before_drawing: Callable[[], None] = lambda: None) -> Path:
