@@ -4,6 +4,7 @@ runs in a transaction that is rolled back, so tests may change the catalogue fre
 
 import io
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,8 @@ from django.db import connections
 from django.test.utils import setup_databases, teardown_databases
 from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
+
+from tests.live_server import start_live_server
 
 # The suite asserts no timings (benchmarks do that): a slow moment on a busy machine must not
 # fail a property test.
@@ -75,3 +78,32 @@ def api():
 @pytest.fixture
 def site_url():
     return settings.SITE_URL
+
+
+# One threaded live server for the whole session (tests/live_server.py), serving the loaded
+# catalogue: the browser tests, the generated API client and the TTS first-load tests all ask
+# for it. A test commits what else it needs and deletes it after.
+@pytest.fixture(scope="session")
+def _server(django_db_setup, django_db_blocker) -> Iterator[str]:
+    # Threaded, as `make run` is: each request thread has its own connection, on SQLite to
+    # the test database's file (cardsite/settings/test.py), so it sees what a test committed.
+    with django_db_blocker.unblock():
+        thread, url = start_live_server()
+        yield url
+        thread.terminate()
+        default = connections["default"]
+        if default.vendor == "postgresql":
+            # The server's request threads may still hold sessions on the test database,
+            # which would stop it from being dropped at the end of the run.
+            with default.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+
+
+@pytest.fixture
+def server(_server, django_db_blocker) -> Iterator[str]:
+    # The server thread reads the database while the test drives the browser.
+    with django_db_blocker.unblock():
+        yield _server

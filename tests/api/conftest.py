@@ -14,9 +14,6 @@ import pytest
 from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.renderers import OpenApiJsonRenderer
 
-# The browser tests' threaded live server, serving the session's loaded catalogue.
-from tests.browser.conftest import _server  # noqa: F401
-
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -1,4 +1,5 @@
-"""A real headless Chromium (Debian's package, installed by .ci/run) against a live server.
+"""A real headless Chromium (Debian's package, installed by .ci/run) against the session's live
+server (`server`, tests/conftest.py).
 
 pytest-django's own live_server makes each test transactional and flushes the database
 afterwards, which would empty the catalogue the whole session shares. Instead one server
@@ -8,14 +9,11 @@ serves the loaded catalogue for the whole session, and a test commits what else 
 
 import os
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db import connections
-
-from tests.live_server import start_live_server
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # Without these, Chromium keeps trying to reach Google's services from this sandbox.
@@ -28,32 +26,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-
-
-@pytest.fixture(scope="session")
-def _server(django_db_setup, django_db_blocker) -> Iterator[str]:
-    # Threaded, as `make run` is: each request thread has its own connection, on SQLite to
-    # the test database's file (cardsite/settings/test.py), so it sees what a test committed.
-    with django_db_blocker.unblock():
-        thread, url = start_live_server()
-        yield url
-        thread.terminate()
-        default = connections["default"]
-        if default.vendor == "postgresql":
-            # The server's request threads may still hold sessions on the test database,
-            # which would stop it from being dropped at the end of the run.
-            with default.cursor() as cursor:
-                cursor.execute(
-                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
-                )
-
-
-@pytest.fixture
-def server(_server, django_db_blocker) -> Iterator[str]:
-    # The server thread reads the database while the test drives the browser.
-    with django_db_blocker.unblock():
-        yield _server
 
 
 @pytest.fixture(scope="session")

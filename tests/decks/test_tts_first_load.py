@@ -29,18 +29,15 @@ from decks.models import Deck
 from decks.services import Intake, RequestedCard, deck_create
 from decks.tts import MAX_WAIT, tts_file_path
 from decks.tts.plan import tts_plan
-from tests.browser import conftest as browser
+from tests.browser.conftest import delete_committed
 from tests.decks.tts_support import PATIENCE, downloaded, game_deck, still_drawing, zone_cards
 
-# The browser tests' live server: one threaded server for the session, serving the loaded
-# catalogue; a test commits the decks it needs (`committed`) and removes them after.
-_server = browser._server
 
-
+# The session's live server (tests/conftest.py); a test commits the decks it needs
+# (`committed`) and removes them after.
 @pytest.fixture
-def live(_server, django_db_blocker):
-    with django_db_blocker.unblock():
-        yield _server
+def live(server):
+    return server
 
 
 def fetch(url):
@@ -120,7 +117,7 @@ def committed(django_db_setup, django_db_blocker):
     yield make
     settle()  # nothing left drawing into the media folder the test is about to lose
     with django_db_blocker.unblock():
-        browser.delete_committed(User.objects.filter(pk=owner.pk))
+        delete_committed(User.objects.filter(pk=owner.pk))
 
 
 def test_a_fresh_decks_sheets_are_all_images_at_ttss_first_request(live, committed):
