@@ -17,12 +17,11 @@ and interleaved with it, so a noisy machine moves both alike. Targets: a card re
 
 import argparse
 import os
-import statistics
 from collections.abc import Callable
 from itertools import cycle
 from urllib.parse import urlencode
 
-from django_bench import DATABASES, p95, queries_of, setup_django, timed_beside
+from django_bench import DATABASES, print_beside, queries_of, row_beside, setup_django
 from load_test import SEARCHES  # the load test's searches, so the figures compare
 
 CARDS = 40
@@ -100,16 +99,11 @@ def main() -> None:
             if response.status_code != status:  # type: ignore[attr-defined]
                 raise SystemExit(f"{label}: HTTP {response.status_code}")  # type: ignore[attr-defined]
         most = max(queries_of(call) for _ in range(CARDS))
-        timings, reference = timed_beside(call, trivial[1], args.runs)
+        row, reference = row_beside(label, call, trivial[1], args.runs, most)
         base += reference
-        ratio = statistics.median(timings) / statistics.median(reference)
-        rows.append((label, statistics.median(timings), p95(timings), ratio, most))
+        rows.append(row)
     print(f"\n{args.database}: {args.runs} runs each, interleaved with the trivial request, warm\n")
-    print("| request | p50 ms | p95 ms | p50 / trivial p50 | queries (most) |")
-    print("|---|---:|---:|---:|---:|")
-    print(f"| {trivial[0]} | {statistics.median(base):.2f} | {p95(base):.2f} | 1.0 | — |")
-    for label, p50, p95_ms, ratio, n in rows:
-        print(f"| {label} | {p50:.2f} | {p95_ms:.2f} | {ratio:.1f} | {n} |")
+    print_beside(trivial[0], base, rows, queries="queries (most)")
 
 
 if __name__ == "__main__":

@@ -13,10 +13,9 @@ at most 4 times the trivial request, in at most 2 queries.
 """
 
 import argparse
-import statistics
 from collections.abc import Callable
 
-from django_bench import DATABASES, p95, queries_of, setup_django, timed_beside
+from django_bench import DATABASES, print_beside, queries_of, row_beside, setup_django
 
 
 def main() -> None:
@@ -101,16 +100,11 @@ def main() -> None:
             if response.status_code != 200:  # type: ignore[attr-defined]
                 raise SystemExit(f"{label}: HTTP {response.status_code}")  # type: ignore[attr-defined]
         queries = queries_of(call)
-        timings, reference = timed_beside(call, trivial[1], args.runs)
+        row, reference = row_beside(label, call, trivial[1], args.runs, queries)
         base += reference
-        ratio = statistics.median(timings) / statistics.median(reference)
-        rows.append((label, statistics.median(timings), p95(timings), ratio, queries))
+        rows.append(row)
     print(f"\n{args.database}: {args.runs} runs each, interleaved with the trivial request\n")
-    print("| request | p50 ms | p95 ms | p50 / trivial p50 | queries |")
-    print("|---|---:|---:|---:|---:|")
-    print(f"| {trivial[0]} | {statistics.median(base):.2f} | {p95(base):.2f} | 1.0 | — |")
-    for label, p50, p95_ms, ratio, n in rows:
-        print(f"| {label} | {p50:.2f} | {p95_ms:.2f} | {ratio:.1f} | {n} |")
+    print_beside(trivial[0], base, rows)
 
 
 if __name__ == "__main__":

@@ -19,11 +19,10 @@ interleaved with it, as the other benchmarks do, so a noisy machine moves both a
 import argparse
 import json
 import random
-import statistics
 import time
 from collections.abc import Callable
 
-from django_bench import DATABASES, p95, queries_of, setup_django, timed_beside
+from django_bench import DATABASES, print_beside, queries_of, row_beside, setup_django
 
 EDITS = 1000
 DECK_SIZE = 60
@@ -151,10 +150,9 @@ def main() -> None:
             if response.status_code != 200:  # type: ignore[attr-defined]
                 raise SystemExit(f"{label}: HTTP {response.status_code}")  # type: ignore[attr-defined]
         queries = queries_of(call)
-        timings, reference = timed_beside(call, trivial[1], args.runs)
+        row, reference = row_beside(label, call, trivial[1], args.runs, queries)
         base += reference
-        ratio = statistics.median(timings) / statistics.median(reference)
-        rows.append((label, statistics.median(timings), p95(timings), ratio, queries))
+        rows.append(row)
 
     print(f"\n{args.database}: a {DECK_SIZE}-card deck edited {EDITS:,} times, one card each\n")
     print(f"versions: {count:,}, of which whole-deck keyframes: {keyframes}")
@@ -167,11 +165,7 @@ def main() -> None:
     )
     print(f"{EDITS:,} edits through deck_set_quantity: {edit_seconds:.1f} s\n")
     print(f"{args.runs} runs each, interleaved with the trivial request\n")
-    print("| operation | p50 ms | p95 ms | p50 / trivial p50 | queries |")
-    print("|---|---:|---:|---:|---:|")
-    print(f"| {trivial[0]} | {statistics.median(base):.2f} | {p95(base):.2f} | 1.0 | — |")
-    for label, p50, p95_ms, ratio, n in rows:
-        print(f"| {label} | {p50:.2f} | {p95_ms:.2f} | {ratio:.1f} | {n} |")
+    print_beside(trivial[0], base, rows, what="operation")
 
 
 if __name__ == "__main__":

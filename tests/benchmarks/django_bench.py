@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import os
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -89,3 +90,32 @@ def timed_beside(
         call()
         timings.append((time.perf_counter() - start) * 1000)
     return timings, base
+
+
+# A benchmark's row: its label, p50 and p95 ms, p50 over the trivial request's p50, queries.
+Row = tuple[str, float, float, float, int]
+
+
+def row_beside(
+    label: str, call: Callable[[], object], reference: Callable[[], object], runs: int, queries: int
+) -> tuple[Row, list[float]]:
+    """One row of a table against a trivial request, and the reference timings it took."""
+    timings, base = timed_beside(call, reference, runs)
+    ratio = statistics.median(timings) / statistics.median(base)
+    return (label, statistics.median(timings), p95(timings), ratio, queries), base
+
+
+def print_beside(
+    trivial: str,
+    base: list[float],
+    rows: list[Row],
+    *,
+    what: str = "request",
+    queries: str = "queries",
+) -> None:
+    """The rows as a Markdown table, the trivial request's own row first."""
+    print(f"| {what} | p50 ms | p95 ms | p50 / trivial p50 | {queries} |")
+    print("|---|---:|---:|---:|---:|")
+    print(f"| {trivial} | {statistics.median(base):.2f} | {p95(base):.2f} | 1.0 | — |")
+    for label, p50, p95_ms, ratio, n in rows:
+        print(f"| {label} | {p50:.2f} | {p95_ms:.2f} | {ratio:.1f} | {n} |")
