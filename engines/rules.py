@@ -386,7 +386,9 @@ class CardsNotAllowed(Rule):
     a type to remove them by, or lists by name), and those a predicate over the card picks
     (e.g. the Short Game's blue targets)."""
 
-    excluded: Callable[[DeckCard], bool] = lambda card: False
+    # None, not a lambda: rules travel inside check results through the cache, and a
+    # lambda cannot be pickled.
+    excluded: Callable[[DeckCard], bool] | None = None
     names: frozenset[str] = frozenset()
     what: str = ""
 
@@ -397,7 +399,11 @@ class CardsNotAllowed(Rule):
         return f"This format is played {self.describe()}."
 
     def check(self, deck: Deck, settings: Mapping[str, Any]) -> list[Problem]:
-        strays = [c for c in deck.cards if c.name in self.names or self.excluded(c)]
+        strays = [
+            c
+            for c in deck.cards
+            if c.name in self.names or (self.excluded is not None and self.excluded(c))
+        ]
         if not strays:
             return []
         return [

@@ -1,5 +1,7 @@
 """The rule vocabulary (engines/rules.py) and what every game's formats share."""
 
+import pickle
+
 import pytest
 
 from engines import ENGINES
@@ -49,6 +51,15 @@ def test_an_empty_deck_is_never_legal_in_any_format(game, fmt):
     [empty] = [p for p in found if p.code == "empty_deck"]
     assert "a game cannot be played without a deck" in empty.message
     assert empty.source == NOT_EMPTY.source
+
+
+@pytest.mark.parametrize(("game", "fmt"), EVERY_FORMAT)
+def test_every_format_and_its_check_results_survive_the_cache_s_pickling(game, fmt):
+    # Check results carry their rules and are cached; a rule holding a lambda broke every
+    # history page that cached one.
+    found = ENGINES[game].format(fmt).validate(Deck(()))
+    assert pickle.loads(pickle.dumps(ENGINES[game].format(fmt))).slug == fmt
+    assert pickle.loads(pickle.dumps(found)) == found
 
 
 @pytest.mark.parametrize(("game", "fmt"), EVERY_FORMAT)
