@@ -33,11 +33,13 @@ COUNTED = {
     "tts": ("card face drawn for Tabletop Simulator", "card faces drawn for Tabletop Simulator"),
     "signup": ("sign-up", "sign-ups"),
     "password_reset": ("password reset request", "password reset requests"),
+    "proposals": ("proposal", "proposals"),
+    "proposals_address": ("proposal from one address", "proposals from one address"),
 }
 PERIODS = {1: "a second", 60: "a minute", 3600: "an hour", 86400: "a day"}
 # Scopes counted per address whoever is signed in: signing up signs the new user in, so a
 # count by user would start afresh with every account made.
-BY_ADDRESS = frozenset({"signup", "password_reset"})
+BY_ADDRESS = frozenset({"signup", "password_reset", "proposals_address"})
 
 
 class LimitReached(Exception):

@@ -42,6 +42,11 @@ class BodyTooLarge:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
             length = 0
+        if length > settings.MAX_UPLOAD_BODY:
+            # Files and all: refused before Django spools a single byte of them to disk.
+            return _too_large(
+                request, f" with its files; this one is {length:,}", settings.MAX_UPLOAD_BODY
+            )
         if limit is None or length <= limit:
             return self.get_response(request)
         if request.content_type != "multipart/form-data":
@@ -64,8 +69,9 @@ class BodyTooLarge:
 _FIELDS = ", files aside; this one's other fields are more"
 
 
-def _too_large(request: HttpRequest, said: str) -> HttpResponse:
-    message = f"A request body is at most {settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes{said}."
+def _too_large(request: HttpRequest, said: str, limit: int | None = None) -> HttpResponse:
+    limit = limit if limit is not None else settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    message = f"A request body is at most {limit:,} bytes{said}."
     if request.path.startswith("/api/"):
         return JsonResponse({"code": "too_large", "detail": message}, status=413)
     return HttpResponse(message, status=413, content_type="text/plain; charset=utf-8")

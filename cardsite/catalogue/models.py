@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, RegexValidator
 from django.db import models
@@ -337,6 +338,25 @@ class Card(models.Model):
         "faction's deck, on the rulebook's statement that the decks are functionally "
         'identical, named as in catalogue documents, e.g. ["stats.combat_power", "keywords"].',
     )
+    # Cards players transcribed (through a reviewed proposal) are official cards of the game,
+    # not samples; they stay marked until a second curator confirms them.
+    community = models.CharField(
+        max_length=10,
+        blank=True,
+        choices=[
+            ("", "not community-sourced"),
+            ("sourced", "community-sourced"),
+            ("confirmed", "community-sourced, confirmed"),
+        ],
+        default="",
+    )
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
     # Fingerprint of the imported record, so a re-import leaves unchanged cards (and their
     # Last-Modified dates) alone. A hand edit clears it.
     content_hash = models.CharField(max_length=64, blank=True, editable=False)
@@ -484,3 +504,46 @@ class Errata(models.Model):
 
     def __str__(self) -> str:
         return f"Errata for {self.card}"
+
+
+class CardChange(models.Model):
+    """One accepted change to one field of a card: what it was, what it became, who proposed
+    and who approved it, and on what source. A card's history, and where each of its values
+    came from (the newest change of that field), are read from these.
+
+    `field` is the card CSV's column name (a stat by its key), "card" for the card's
+    addition, or "art" for its image. `proposal` is the contributions app's proposal id, kept
+    as a number: the catalogue does not know that app.
+    """
+
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="changes")
+    field = models.CharField(max_length=40)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    reviewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    source = models.JSONField(default=dict, blank=True)
+    proposal = models.PositiveIntegerField(null=True, blank=True)
+    reverts = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="reverted_by"
+    )
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["at", "id"]
+        indexes = [models.Index(fields=["card", "field", "at"])]
+
+    def __str__(self) -> str:
+        return f"{self.card} {self.field}"

@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "axes",
     "cardsite.catalogue",
     "cardsite.collection",
+    "cardsite.contributions",
     "decks",
 ]
 
@@ -150,6 +151,10 @@ AXES_DISABLE_ACCESS_LOG = True
 # The address as the API's throttles read it: X-Forwarded-For only as far as NUM_PROXIES.
 AXES_CLIENT_IP_CALLABLE = "cardsite.limits.client_ip"
 AXES_LOCKOUT_CALLABLE = "cardsite.lockout.lockout_response"
+
+# The most a request may carry, files included (a card file proposed whole is the largest,
+# cardsite/contributions/limits.py): past it the answer is a 413 before the body is read.
+MAX_UPLOAD_BODY = env.int("MAX_UPLOAD_BODY", default=40 * 1024 * 1024 + 64 * 1024)
 
 # Mail (password resets), from EMAIL_URL as django-environ reads it, e.g.
 # smtp+tls://user:password@smtp.example.com:587; without it, Django's default, SMTP on
@@ -308,6 +313,10 @@ REST_FRAMEWORK = {
         "jobs": env("THROTTLE_JOBS", default="600/min"),
         # Pages only (cardsite/limits.py): sign-ups and password reset mails, per address.
         "signup": env("THROTTLE_SIGNUP", default="10/hour"),
+        # Proposals to the catalogue, per user and (whoever is signed in) per address: a
+        # reviewer reads each one, so the budget is a person's, not a script's.
+        "proposals": env("THROTTLE_PROPOSALS", default="30/hour"),
+        "proposals_address": env("THROTTLE_PROPOSALS_ADDRESS", default="60/hour"),
         "password_reset": env("THROTTLE_PASSWORD_RESET", default="5/hour"),
     },
     # Rate limits key on the client's address. Without this, DRF believes any X-Forwarded-For

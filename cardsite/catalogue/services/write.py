@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 from django.db import DataError, IntegrityError, transaction
@@ -104,7 +105,7 @@ def catalogue_import(
             _upsert(Keyword, game, "slug", sections["keywords"])
             _upsert(Term, game, "slug", sections["terms"])
             if cards:
-                _write_cards(game, cards, summary, progress)
+                write_cards(game, cards, summary, progress)
             bump_catalogue_version()
             transaction.on_commit(bump_catalogue_version)
     except (IntegrityError, DataError) as exc:
@@ -118,9 +119,17 @@ def catalogue_import(
     return summary
 
 
-def _write_cards(
-    game: Game, cards: list[CleanCard], summary: ImportSummary, progress: Progress | None
-) -> None:
+def write_cards(
+    game: Game,
+    cards: list[CleanCard],
+    summary: ImportSummary,
+    progress: Progress | None,
+    *,
+    existing: dict[tuple[int, str], Card] | None = None,
+) -> list[Card]:
+    """Write checked cards, each found by its set and number in `existing` (by default every
+    card of the game: one card's edit passes its own) or else created; return the cards
+    written, in order."""
     sets = {s.code.upper(): s for s in CardSet.objects.filter(game=game)}
     types = {t.slug: t for t in CardType.objects.filter(game=game)}
     factions = dict(Faction.objects.filter(game=game).values_list("slug", "id"))
@@ -133,17 +142,28 @@ def _write_cards(
                 game=game, name=name, slug=slugify(name)
             ).id
 
-    existing = {(c.card_set_id, c.number): c for c in Card.objects.filter(game=game)}
-    taken_ids = set(Card.objects.values_list("short_id", flat=True))
+    if existing is None:
+        existing = {(c.card_set_id, c.number): c for c in Card.objects.filter(game=game)}
+        taken_ids = set(Card.objects.values_list("short_id", flat=True))
+    else:
+        wanted = [c.values["short_id"] for c in cards if c.values["short_id"]]
+        wanted += [
+            i
+            for c in cards
+            for i in islice(short_id_candidates(game.slug, c.set_code, c.values["number"]), 8)
+        ]
+        taken_ids = set(Card.objects.filter(short_id__in=wanted).values_list("short_id", flat=True))
     now = timezone.now()
     to_create: list[Card] = []
     to_update: list[Card] = []
     changed: list[tuple[Card, CleanCard]] = []
+    written: list[Card] = []
     for done, clean in enumerate(cards, start=1):
         card_set = sets[clean.set_code]
         card = existing.get((card_set.id, clean.values["number"]))
         if card is not None and card.content_hash == clean.content_hash:
             summary.unchanged += 1
+            written.append(card)
         else:
             is_new = card is None
             if is_new:
@@ -181,6 +201,7 @@ def _write_cards(
             card.updated_at = now
             (to_create if is_new else to_update).append(card)
             changed.append((card, clean))
+            written.append(card)
         if progress and done % 500 == 0:
             progress(500)
     if progress:
@@ -190,6 +211,7 @@ def _write_cards(
     Card.objects.bulk_update(
         to_update,
         [
+            "card_set",
             "number",
             "number_sort",
             "name",
@@ -243,3 +265,4 @@ def _write_cards(
             ],
             batch_size=2000,
         )
+    return written

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class ContributionsConfig(AppConfig):
+    name = "cardsite.contributions"
+    label = "contributions"
+    verbose_name = "Contributions"

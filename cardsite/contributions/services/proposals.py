@@ -1,0 +1,321 @@
+"""Proposing a change to the catalogue, and a curator's approval or rejection of it.
+
+A proposal is checked whole when it is made, by the importer's own checks, so an invalid one
+is refused at once naming its field, and nothing is stored. An approval checks it again
+against the card as it is then: a field somebody changed meanwhile is not overwritten
+unless the curator chooses so (StaleProposal).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.files.storage import default_storage
+from django.core.files.uploadedfile import UploadedFile
+from django.core.validators import URLValidator
+from django.db import transaction
+from django.utils import timezone
+
+from cardsite.catalogue.models import Card, Game
+from cardsite.catalogue.services.edits import (
+    ENTRY_FIELDS,
+    card_art_record,
+    card_edit,
+    card_set_add,
+    card_values,
+    edit_check,
+    field_labels,
+    set_check,
+)
+from cardsite.contributions.limits import (
+    MAX_NOTE,
+    MAX_OPEN_PER_USER,
+    MAX_REASON,
+    MAX_SOURCE_TEXT,
+    MIN_ACCOUNT_AGE,
+)
+from cardsite.contributions.models import Proposal
+from cardsite.contributions.selectors import is_curator
+from cardsite.contributions.services.notify import tell_proposer
+from cardsite.contributions.services.photos import clean_photo
+from cardsite.limits import LimitReached
+from engines.errors import InputError
+
+Kind = Proposal.Kind
+# Which kinds are about one card, and the field a ruling or erratum adds to.
+_ABOUT_A_CARD = {Kind.EDIT, Kind.RULING, Kind.ERRATUM, Kind.IMAGE}
+_ENTRY_OF = {Kind.RULING: "rulings", Kind.ERRATUM: "errata"}
+
+
+@dataclass(frozen=True)
+class SourceInput:
+    """Where a proposal's facts come from: a rulebook passage, the printed card (a photo),
+    or a publisher's page."""
+
+    kind: str
+    text: str = ""
+    url: str = ""
+
+
+@dataclass(frozen=True)
+class StaleField:
+    field: str
+    label: str
+    then: Any
+    now: Any
+    proposed: Any
+
+
+class StaleProposal(Exception):
+    """The card changed after the proposal was made, in fields it also changes: a curator
+    chooses, per field, the proposed value or the current one."""
+
+    def __init__(self, fields: list[StaleField]) -> None:
+        self.fields = fields
+        names = ", ".join(f.field for f in fields)
+        super().__init__(f"the card changed since this was proposed, in: {names}")
+
+
+class ProposalClosed(Exception):
+    """The proposal was reviewed already (409)."""
+
+
+@dataclass
+class _Checked:
+    changes: dict[str, Any]
+    base: dict[str, Any] = field(default_factory=dict)
+
+
+def _check_source(source: SourceInput, has_photo: bool) -> SourceInput:
+    kinds = Proposal.Source.values
+    if source.kind not in kinds:
+        raise InputError(
+            "source",
+            "every proposal needs a source: a rulebook passage (rulebook), the printed card "
+            "with a photo (printed_card) or a publisher's page (publisher)",
+        )
+    text = (source.text or "").strip()
+    url = (source.url or "").strip()
+    if len(text) > MAX_SOURCE_TEXT:
+        raise InputError("source", f"a source's text may be at most {MAX_SOURCE_TEXT:,} characters")
+    if source.kind == Proposal.Source.RULEBOOK and not text:
+        raise InputError("source", "a rulebook source names its passage, e.g. '§4.2, page 9'")
+    if source.kind == Proposal.Source.PRINTED_CARD and not has_photo:
+        raise InputError("photo", "a printed card as the source needs a photo of it")
+    if source.kind == Proposal.Source.PUBLISHER:
+        try:
+            URLValidator(schemes=["http", "https"])(url)
+        except ValidationError:
+            raise InputError(
+                "source", "a publisher's page is given by its http(s) address"
+            ) from None
+        if len(url) > 500:
+            raise InputError("source", "an address may be at most 500 characters")
+    return SourceInput(source.kind, text, url)
+
+
+def _check(
+    *, game: Game, kind: str, card: Card | None, changes: Mapping[str, Any] | None
+) -> _Checked:
+    if kind in _ABOUT_A_CARD and card is None:
+        raise InputError("card", "this kind of proposal is about a card: name it")
+    if card is not None and card.game_id != game.pk:
+        raise InputError("card", "the card belongs to another game")
+    if kind == Kind.IMAGE:
+        return _Checked(changes={})
+    if kind == Kind.SET:
+        return _Checked(changes=set_check(game=game, values=changes or {}))
+    if kind in _ENTRY_OF:
+        entry_field = _ENTRY_OF[kind]
+        changes = {entry_field: (changes or {}).get(entry_field, changes)}
+    checked = edit_check(game=game, card=card if kind != Kind.CARD else None, changes=changes or {})
+    if not checked.diff:
+        raise InputError("changes", "these changes leave the card as it is")
+    names = {d.field for d in checked.diff}
+    base = (
+        {f: checked.before.get(f) for f in names if f not in ENTRY_FIELDS}
+        if kind != Kind.CARD
+        else {}
+    )
+    return _Checked(changes={k: v for k, v in (changes or {}).items() if k in names}, base=base)
+
+
+def proposal_create(
+    *,
+    proposer: Any,
+    game: Game,
+    kind: str,
+    source: SourceInput,
+    card: Card | None = None,
+    changes: Mapping[str, Any] | None = None,
+    note: str = "",
+    photo: UploadedFile | None = None,
+    email_me: bool = False,
+) -> Proposal:
+    """Store a proposal, or refuse it storing nothing: InputError naming the field at fault,
+    PermissionDenied for an account younger than MIN_ACCOUNT_AGE, LimitReached past
+    MAX_OPEN_PER_USER open proposals. (The per-request throttles are the caller's: they
+    count requests, which a service does not see.)"""
+    if kind not in Kind.values or kind == Kind.BULK:
+        raise InputError(
+            "kind", f"a proposal is one of: {', '.join(k for k in Kind.values if k != Kind.BULK)}"
+        )
+    if timezone.now() - proposer.date_joined < MIN_ACCOUNT_AGE:
+        raise PermissionDenied(
+            "An account may propose once it is an hour old: this keeps throwaway accounts "
+            "from flooding the review queue."
+        )
+    if len(note) > MAX_NOTE:
+        raise InputError("note", f"a note may be at most {MAX_NOTE:,} characters")
+    if kind == Kind.IMAGE and photo is None:
+        raise InputError("photo", "a card image proposal needs the image")
+    source = _check_source(source, photo is not None)
+    checked = _check(game=game, kind=kind, card=card, changes=changes)
+    content = clean_photo(photo, photo.size) if photo is not None else None
+    stored = ""
+    try:
+        with transaction.atomic():
+            # Queue one proposer's proposals, so that two at once cannot both be the 50th.
+            get_user_model().objects.select_for_update().filter(pk=proposer.pk).first()
+            open_ = Proposal.objects.filter(proposer=proposer, status=Proposal.Status.OPEN)
+            if open_.count() >= MAX_OPEN_PER_USER:
+                raise LimitReached(
+                    code="open_proposals",
+                    message=f"You have {MAX_OPEN_PER_USER} open proposals, the most one "
+                    "account may have; propose more once curators have reviewed some.",
+                )
+            proposal = Proposal(
+                game=game,
+                card=card,
+                kind=kind,
+                proposer=proposer,
+                changes=checked.changes,
+                base=checked.base,
+                source_kind=source.kind,
+                source_text=source.text,
+                source_url=source.url,
+                note=note.strip(),
+                email_me=email_me,
+            )
+            if content is not None:
+                stored = default_storage.save(
+                    Proposal._meta.get_field("photo").upload_to + content.name, content
+                )
+                proposal.photo.name = stored
+            proposal.save()
+    except BaseException:
+        if stored:
+            default_storage.delete(stored)
+        raise
+    return proposal
+
+
+def _reviewable(proposal: Proposal, reviewer: Any) -> Proposal:
+    """The proposal, locked, if `reviewer` may review it now."""
+    if not is_curator(reviewer, proposal.game_id):
+        raise PermissionDenied(f"Only a curator of {proposal.game.name} may review its proposals.")
+    if proposal.proposer_id == reviewer.pk:
+        raise PermissionDenied("Nobody reviews their own proposal.")
+    locked = Proposal.objects.select_for_update().get(pk=proposal.pk)
+    if locked.status != Proposal.Status.OPEN:
+        raise ProposalClosed(f"This proposal was {locked.status} already.")
+    return locked
+
+
+def stale_fields(proposal: Proposal, changes: Mapping[str, Any]) -> list[StaleField]:
+    """The fields the card changed in since `proposal` was made, to values other than the
+    proposed ones."""
+    if proposal.card_id is None or not proposal.base:
+        return []
+    card = Card.objects.get(pk=proposal.card_id)
+    now = card_values(card)
+    labels = field_labels(proposal.game.engine)
+    return [
+        StaleField(name, labels.get(name, name), then, now.get(name), changes.get(name))
+        for name, then in proposal.base.items()
+        if name in changes and now.get(name) != then and now.get(name) != changes.get(name)
+    ]
+
+
+def proposal_approve(
+    *,
+    proposal: Proposal,
+    reviewer: Any,
+    edits: Mapping[str, Any] | None = None,
+    resolve: Mapping[str, str] | None = None,
+) -> Proposal:
+    """Write the proposal to the catalogue, in one transaction with its review. `edits`
+    replace or add proposed values (approve with edits); `resolve` says, per stale field,
+    "proposed" or "current". StaleProposal when a stale field is left unresolved;
+    InputError when the approved values are not valid for the card as it is now."""
+    with transaction.atomic():
+        proposal = _reviewable(proposal, reviewer)
+        changes = {**proposal.changes, **(edits or {})}
+        stale = stale_fields(proposal, changes)
+        choices = dict(resolve or {})
+        unresolved = [s for s in stale if choices.get(s.field) not in ("proposed", "current")]
+        if unresolved:
+            raise StaleProposal(unresolved)
+        for s in stale:
+            if choices[s.field] == "current":
+                del changes[s.field]
+        source = {**proposal.source_dict(), "proposal": proposal.pk}
+        card = proposal.card
+        if proposal.kind == Kind.SET:
+            card_set_add(game=proposal.game, values=changes)
+        elif proposal.kind == Kind.IMAGE:
+            # The photo was cleaned when proposed; approving makes a copy of it public.
+            with proposal.photo.open("rb") as handle:
+                art = default_storage.save("art/" + proposal.photo.name.rsplit("/", 1)[-1], handle)
+            try:
+                card_art_record(
+                    card=card,
+                    stored_name=art,
+                    author=proposal.proposer,
+                    reviewer=reviewer,
+                    source=source,
+                    proposal=proposal.pk,
+                )
+            except BaseException:
+                default_storage.delete(art)
+                raise
+        elif changes:
+            card, _ = card_edit(
+                game=proposal.game,
+                card=card if proposal.kind != Kind.CARD else None,
+                changes=changes,
+                author=proposal.proposer,
+                reviewer=reviewer,
+                source=source,
+                proposal=proposal.pk,
+            )
+        proposal.card = card
+        proposal.status = Proposal.Status.APPROVED
+        proposal.reviewer = reviewer
+        proposal.reviewed_at = timezone.now()
+        proposal.applied = changes
+        proposal.save()
+        tell_proposer(proposal)
+    return proposal
+
+
+def proposal_reject(*, proposal: Proposal, reviewer: Any, reason: str) -> Proposal:
+    """Close the proposal unwritten, with the reason its proposer is told."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise InputError("reason", "a rejection says why, for the proposer")
+    if len(reason) > MAX_REASON:
+        raise InputError("reason", f"a reason may be at most {MAX_REASON:,} characters")
+    with transaction.atomic():
+        proposal = _reviewable(proposal, reviewer)
+        proposal.status = Proposal.Status.REJECTED
+        proposal.reviewer = reviewer
+        proposal.reviewed_at = timezone.now()
+        proposal.reason = reason
+        proposal.save()
+        tell_proposer(proposal)
+    return proposal
