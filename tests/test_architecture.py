@@ -37,7 +37,17 @@ def test_the_catalogue_app_imports_nothing_from_decks():
     assert not {(w, m) for w, m in imported_modules("cardsite/catalogue") if m.startswith("decks")}
 
 
-@pytest.mark.parametrize("folder", ["decks", "cardsite/templates"])
+def test_the_catalogue_app_imports_nothing_from_the_contributions_that_write_to_it():
+    assert not {
+        (w, m)
+        for w, m in imported_modules("cardsite/catalogue")
+        if m.startswith("cardsite.contributions")
+    }
+
+
+@pytest.mark.parametrize(
+    "folder", ["decks", "cardsite/templates", "cardsite/contributions", "cardsite/catalogue/services"]
+)
 def test_no_view_service_or_template_names_a_game(folder):
     slugs = re.compile("|".join(re.escape(slug) for slug in ENGINES))
     named = [
