@@ -6,22 +6,24 @@ these models hold the data, and check it against that engine.
 
 from __future__ import annotations
 
-import re
-
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, RegexValidator
 from django.db import models
 from django.urls import reverse
 
-from cardsite.catalogue.search.text import fold
+from cardsite.catalogue.card_fields import (
+    collector_number_problem,
+    inferable_fields,
+    inferred_problem,
+    number_sort_key,
+    search_columns,
+)
 from engines import ENGINES, get_engine
 from engines.base import GameEngine, StatField
 
-# The largest values the integer columns hold on every database: number_sort is PostgreSQL's
-# `integer` and a rarity's order its `smallint` (SQLite stores 64 bits in both, so without
-# these a value would be kept by one database and refused by the other).
-MAX_COLLECTOR_NUMBER = 2**31 - 1
+# The largest rarity order every database holds: PostgreSQL's `smallint` (SQLite stores 64
+# bits, so without this a value would be kept by one database and refused by the other).
 MAX_RARITY_ORDER = 2**15 - 1
 
 
@@ -230,60 +232,6 @@ class Term(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-
-def search_columns(name: str, rules_text: str) -> tuple[str, str]:
-    return fold(name), fold(rules_text)
-
-
-def number_sort_key(number: str) -> int:
-    """Leading digits of a collector number, so that 2 sorts before 10; capped at what the
-    column holds, so no write can fail on it (checks refuse larger ones by name first)."""
-    match = re.match(r"\d+", number)
-    return min(int(match.group()), MAX_COLLECTOR_NUMBER) if match else 0
-
-
-def collector_number_problem(number: str) -> str:
-    """Why `number` cannot be stored as a collector number, or ""."""
-    match = re.match(r"\d+", number)
-    if match and int(match.group()) > MAX_COLLECTOR_NUMBER:
-        return (
-            f"the number part of a collector number may be at most {MAX_COLLECTOR_NUMBER:,}, "
-            f"got {match.group()}"
-        )
-    return ""
-
-
-# What a card's `inferred` list may name: its fields as catalogue documents name them, and
-# "stats.<key>" for each stat of its game.
-INFERABLE_FIELDS = {
-    "type": "Type",
-    "subtypes": "Classifications",
-    "factions": "Factions",
-    "rarity": "Rarity",
-    "keywords": "Keywords",
-    "text": "Rules text",
-    "flavour": "Flavour text",
-    "artist": "Artist",
-    "rulings": "Rulings",
-    "errata": "Errata",
-}
-
-
-def inferable_fields(engine: GameEngine) -> dict[str, str]:
-    """Every name a card of this game may list as inferred, with the label a page shows."""
-    return {**INFERABLE_FIELDS, **{f"stats.{s.key}": s.label for s in engine.stats}}
-
-
-def inferred_problem(value: object, engine: GameEngine) -> str:
-    """Why `value` is not a valid `inferred` list for a card of this game, or ""."""
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        return "must be a list of field names"
-    known = inferable_fields(engine)
-    unknown = [v for v in value if v not in known]
-    if unknown:
-        return f"unknown field {unknown[0]!r}; fields: {', '.join(known)}"
-    return ""
 
 
 class CardManager(models.Manager["Card"]):

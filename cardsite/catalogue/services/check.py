@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from cardsite.catalogue.card_fields import collector_number_problem, inferred_problem
 from cardsite.catalogue.documents import Document, DocumentError, Problem, Record
 from cardsite.catalogue.models import (
     MAX_RARITY_ORDER,
@@ -20,8 +21,6 @@ from cardsite.catalogue.models import (
     Game,
     Keyword,
     Rarity,
-    collector_number_problem,
-    inferred_problem,
 )
 from cardsite.catalogue.short_ids import is_valid_short_id
 from engines.base import GameEngine, slugify

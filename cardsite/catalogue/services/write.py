@@ -11,6 +11,7 @@ from typing import Any
 from django.db import DataError, IntegrityError, transaction
 from django.utils import timezone
 
+from cardsite.catalogue.card_fields import number_sort_key, search_columns
 from cardsite.catalogue.documents import Document, DocumentError, Problem
 from cardsite.catalogue.models import (
     Card,
@@ -24,8 +25,6 @@ from cardsite.catalogue.models import (
     Ruling,
     Subtype,
     Term,
-    number_sort_key,
-    search_columns,
 )
 from cardsite.catalogue.services.check import CleanCard, check_document
 from cardsite.catalogue.services.games import game_sync
