@@ -14,11 +14,10 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from cardsite.catalogue.models import Card, Game
 from cardsite.contributions import forms, selectors
-from cardsite.contributions.limits import MAX_NOTE, MAX_PHOTO_BYTES, MAX_SOURCE_TEXT
+from cardsite.contributions.limits import MAX_NOTE, MAX_PHOTO_BYTES, MAX_SOURCE_TEXT, spend_proposal
 from cardsite.contributions.models import Proposal
 from cardsite.contributions.services.notify import notifications_read
 from cardsite.contributions.services.proposals import SourceInput, proposal_create
-from cardsite.contributions.limits import spend_proposal
 from engines.errors import InputError
 
 PAGE_SIZE = 50
@@ -80,7 +79,8 @@ def propose(request: HttpRequest, game: str) -> HttpResponse:
                 ),
                 note=request.POST.get("note", ""),
                 photo=request.FILES.get("photo"),
-                email_me=bool(request.POST.get("email_me")) and bool(request.user.email),
+                email_me=bool(request.POST.get("email_me"))
+                and bool(getattr(request.user, "email", "")),
             )
         except InputError as exc:
             errors[exc.field if exc.field else "changes"] = exc.message
@@ -122,6 +122,4 @@ def notifications(request: HttpRequest) -> HttpResponse:
     page = page_of(request, selectors.notifications_of(user=request.user))
     notices = list(page.object_list)
     notifications_read(user=request.user)
-    return render(
-        request, "contributions/notifications.html", {"page": page, "notices": notices}
-    )
+    return render(request, "contributions/notifications.html", {"page": page, "notices": notices})

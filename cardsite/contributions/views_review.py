@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -106,7 +107,7 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def photo(request: HttpRequest, pk: int) -> HttpResponse:
+def photo(request: HttpRequest, pk: int) -> HttpResponseBase:
     """The proposal's photo, to whoever may read the proposal, and never kept by a shared
     cache: until it is approved it is private."""
     proposal = _visible(request, pk)
@@ -140,7 +141,7 @@ def approve(request: HttpRequest, pk: int) -> HttpResponse:
     """Approve, with the curator's edits and, for a stale proposal, their choice per field."""
     proposal = _visible(request, pk)
     resolve = {
-        key.removeprefix("resolve-"): value[:10]
+        key.removeprefix("resolve-"): str(value)[:10]
         for key, value in request.POST.items()
         if key.startswith("resolve-")
     }
@@ -165,7 +166,9 @@ def approve(request: HttpRequest, pk: int) -> HttpResponse:
 def reject(request: HttpRequest, pk: int) -> HttpResponse:
     proposal = _visible(request, pk)
     try:
-        proposal_reject(proposal=proposal, reviewer=request.user, reason=request.POST.get("reason", ""))
+        proposal_reject(
+            proposal=proposal, reviewer=request.user, reason=request.POST.get("reason", "")
+        )
     except InputError as exc:
         return _detail(request, proposal, status=400, errors={exc.field: exc.message})
     except (PermissionDenied, ProposalClosed) as exc:
@@ -191,18 +194,18 @@ def queue(request: HttpRequest) -> HttpResponse:
             403,
             "Curators only",
         )
-    filters = {
-        "game": request.GET.get("game", "")[:50],
-        "kind": request.GET.get("kind", "")[:10],
-        "order": "newest" if request.GET.get("order") == "newest" else "oldest",
-        "days": _days(request.GET.get("days", "")),
-    }
+    game = request.GET.get("game", "")[:50]
+    kind = request.GET.get("kind", "")[:10]
+    kind = kind if kind in Proposal.Kind.values else ""
+    order = "newest" if request.GET.get("order") == "newest" else "oldest"
+    days = _days(request.GET.get("days", ""))
+    filters = {"game": game, "kind": kind, "order": order, "days": days}
     proposals = selectors.review_queue(
         curator=request.user,
-        game=filters["game"],
-        kind=filters["kind"] if filters["kind"] in Proposal.Kind.values else "",
-        oldest_first=filters["order"] == "oldest",
-        older_than_days=int(filters["days"]),
+        game=game,
+        kind=kind,
+        oldest_first=order == "oldest",
+        older_than_days=days,
     )
     page = page_of(request, proposals)
     rows = [(p, bool(stale_fields(p, p.changes))) for p in page.object_list]

@@ -158,7 +158,9 @@ def test_the_proposal_page_shows_the_diff_from_and_to(client, player, proposal, 
 
 def test_other_users_see_no_proposal_in_their_lists(client, other, proposal):
     client.force_login(other)
-    assert proposal.changes["name"] not in client.get(reverse("contributions:mine")).content.decode()
+    assert (
+        proposal.changes["name"] not in client.get(reverse("contributions:mine")).content.decode()
+    )
     assert client.get(reverse("contributions:queue")).status_code == 403
 
 
