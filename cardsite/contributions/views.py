@@ -52,7 +52,8 @@ def propose(request: HttpRequest, game: str) -> HttpResponse:
         kind = "card"
     card: Card | None = None
     short_id = request.GET.get("card", "")[:12]
-    if short_id:
+    # A new card or set is about no card yet, whatever the link carried.
+    if short_id and forms.about_a_card(kind):
         card = get_object_or_404(Card, short_id=short_id, game=the_game)
     if forms.about_a_card(kind) and card is None:
         raise Http404("This kind of proposal is about a card: open it from the card's page.")

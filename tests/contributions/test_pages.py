@@ -315,3 +315,30 @@ def test_old_proposals_are_found_by_age(client, curator, proposal):
     client.force_login(curator)
     page = client.get(reverse("contributions:queue") + "?days=3").content.decode()
     assert reverse("contributions:detail", args=[proposal.pk]) in page
+
+
+def test_a_player_proposes_a_set_and_a_ruling_from_their_forms(client, player, card):
+    client.force_login(player)
+    set_form = {"c-code": "CFC-NEW", "c-name": "New Horizons", "c-release_date": "2026-05-01"}
+    assert client.post(propose_url("set"), set_form | rulebook()).status_code == 302
+    ruling = {"c-text": "It may attack twice.", "c-source": "FAQ 2"}
+    assert client.post(propose_url("ruling", card), ruling | rulebook()).status_code == 302
+    kinds = dict(Proposal.objects.values_list("kind", "changes"))
+    assert kinds["set"]["name"] == "New Horizons"
+    assert kinds["ruling"]["rulings"]["text"] == "It may attack twice."
+
+
+def test_a_ruling_form_without_its_card_is_not_found(client, player):
+    client.force_login(player)
+    assert client.get(propose_url("ruling")).status_code == 404
+
+
+def test_a_curator_approves_a_proposed_set_with_its_release_date(client, player, curator, game):
+    client.force_login(player)
+    form = {"c-code": "CFC-NEW", "c-name": "New Horizons", "c-release_date": "2026-05-01"}
+    client.post(propose_url("set"), form | rulebook())
+    client.force_login(curator)
+    response = client.post(reverse("contributions:approve", args=[Proposal.objects.get().pk]))
+    assert response.status_code == 302
+    added = game.sets.get(code="CFC-NEW")
+    assert str(added.release_date) == "2026-05-01"
