@@ -108,7 +108,7 @@ class Proposal(models.Model):
     def __str__(self) -> str:
         return f"Proposal {self.pk}: {self.get_kind_display()}"
 
-    def source_dict(self) -> dict[str, str]:
+    def source_dict(self) -> dict[str, str | bool]:
         """The source as a card's history records it."""
         return {
             "kind": self.source_kind,

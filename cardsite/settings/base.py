@@ -108,6 +108,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 # The visitor's colour theme, for <html data-theme> at first paint.
                 "cardsite.theme.site_theme",
+                # Unread notices and a curator's queue, in the header.
+                "cardsite.contributions.context.contribution_counts",
             ],
         },
     },

@@ -28,6 +28,8 @@ from cardsite.collection.models import Pool
 from cardsite.collection.services import collection_set_quantity
 from cardsite.collection.services.pools import pool_create, pool_invite
 from cardsite.collection.services.sharing import collection_share
+from cardsite.contributions.models import Curator, Notification
+from cardsite.contributions.services.proposals import SourceInput, proposal_create
 from decks.models import Deck, Job
 from decks.services import (
     Intake,
@@ -104,6 +106,12 @@ PAGES = [
     SitePage("password-change", who="member"),
     SitePage("printing", who="member"),
     SitePage("collection-sharing", who="member"),
+    SitePage("propose-edit", who="member"),
+    SitePage("propose-card", who="member"),
+    SitePage("proposal", who="member"),
+    SitePage("review-queue", who="member"),
+    SitePage("my-proposals", who="member"),
+    SitePage("notifications", who="member"),
     SitePage("login", who="visitor"),
     SitePage("signup", who="visitor"),
     SitePage("password-reset", who="visitor"),
@@ -252,6 +260,39 @@ def urls(_server: str, django_db_blocker: Any) -> Iterator[dict[str, str]]:
             username=owner.username,
         )
         found["collection-sharing"] = "/collection/sharing/"
+        # A proposal of the friend's with its photo, which the owner curates: the proposal
+        # page as its reviewer sees it, the queue; and the owner's own, with a notice.
+        User.objects.filter(pk__in=[owner.pk, friend.pk]).update(
+            date_joined=timezone.now() - timedelta(days=1)
+        )
+        owner.refresh_from_db()
+        friend.refresh_from_db()
+        Curator.objects.create(user=owner, game=sample.game)
+        proposed = proposal_create(
+            proposer=friend,
+            game=sample.game,
+            kind="edit",
+            card=sample,
+            changes={"name": f"Renamed {LONG_WORD}", "text": f"New text. {LONG_WORD}"},
+            source=SourceInput(kind="publisher", url=f"https://example.com/{LONG_WORD}"),
+            note=f"Seen on the publisher's page. {LONG_WORD}",
+        )
+        own = proposal_create(
+            proposer=owner,
+            game=sample.game,
+            kind="ruling",
+            card=sample,
+            changes={"rulings": {"text": f"It may be played twice. {LONG_WORD}"}},
+            source=SourceInput(kind="rulebook", text="page 9"),
+        )
+        Notification.objects.create(user=owner, proposal=own, text="Your ruling was approved.")
+        propose = f"/proposals/new/{sample.game.slug}/"
+        found["propose-edit"] = f"{propose}?kind=edit&card={sample.short_id}"
+        found["propose-card"] = f"{propose}?kind=card&set={a_set.code}"
+        found["proposal"] = f"/proposals/{proposed.pk}/"
+        found["review-queue"] = "/review/"
+        found["my-proposals"] = "/proposals/"
+        found["notifications"] = "/notifications/"
         job = Job.objects.create(
             kind=Job.Kind.GOLDFISH,
             owner=owner,

@@ -128,7 +128,10 @@ def _check(
     if kind == Kind.IMAGE:
         return _Checked(changes={})
     if kind == Kind.SET:
-        return _Checked(changes=set_check(game=game, values=changes or {}))
+        checked = set_check(game=game, values=changes or {})
+        # Stored as JSON until approved, when set_check reads the ISO date back.
+        when = checked.get("release_date")
+        return _Checked(changes={**checked, "release_date": when.isoformat() if when else None})
     if kind in _ENTRY_OF:
         entry_field = _ENTRY_OF[kind]
         changes = {entry_field: (changes or {}).get(entry_field, changes)}

@@ -1,0 +1,16 @@
+from django.urls import path
+
+from cardsite.contributions import views, views_review
+
+app_name = "contributions"
+
+urlpatterns = [
+    path("proposals/", views.mine, name="mine"),
+    path("proposals/new/<slug:game>/", views.propose, name="propose"),
+    path("proposals/<int:pk>/", views_review.detail, name="detail"),
+    path("proposals/<int:pk>/photo", views_review.photo, name="photo"),
+    path("proposals/<int:pk>/approve/", views_review.approve, name="approve"),
+    path("proposals/<int:pk>/reject/", views_review.reject, name="reject"),
+    path("review/", views_review.queue, name="queue"),
+    path("notifications/", views.notifications, name="notifications"),
+]
