@@ -66,7 +66,7 @@ def test_a_player_adds_a_card_and_a_curator_approves_it_from_the_keyboard(
     sign_in(page, server, player.username, PASSWORD)
     narrow(page, size)
 
-    page.goto(server + f"/games/{GAME}/sets/CFC-SMP/")
+    page.goto(server + f"/games/{GAME}/sets/CFC-RB/")
     page.get_by_role("link", name="Propose a card").click()
     page.get_by_label("Number").fill("977")
     page.get_by_label("Name", exact=False).first.fill(CARD_NAME)

@@ -30,7 +30,7 @@ def game(db) -> Game:
 
 @pytest.fixture
 def card(game) -> Card:
-    return Card.objects.filter(game=game, card_set__code="CFC-SMP").order_by("number_sort").first()
+    return Card.objects.filter(game=game, card_set__code="CFC-RB").order_by("number_sort").first()
 
 
 @pytest.fixture

@@ -118,13 +118,13 @@ def test_a_flood_of_proposals_is_throttled_naming_the_limit(client, player, card
 
 def test_a_new_card_with_a_printed_card_photo_is_stored_with_its_photo(client, player, game):
     client.force_login(player)
-    data = {"c-set": "CFC-SMP", "c-number": "901", "c-name": "From My Hand"}
+    data = {"c-set": "CFC-RB", "c-number": "901", "c-name": "From My Hand"}
     data |= {"source_kind": "printed_card", "photo": jpeg()}
     response = client.post(propose_url("card"), data)
     assert response.status_code == 302
     proposal = Proposal.objects.get()
     assert proposal.kind == "card" and proposal.photo
-    assert proposal.changes == {"set": "CFC-SMP", "number": "901", "name": "From My Hand"}
+    assert proposal.changes == {"set": "CFC-RB", "number": "901", "name": "From My Hand"}
 
 
 @pytest.mark.parametrize(

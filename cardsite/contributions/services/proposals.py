@@ -20,7 +20,7 @@ from django.core.validators import URLValidator
 from django.db import transaction
 from django.utils import timezone
 
-from cardsite.catalogue.models import Card, Game
+from cardsite.catalogue.models import Card, CardSet, Game
 from cardsite.catalogue.services.edits import (
     ENTRY_FIELDS,
     card_art_record,
@@ -125,6 +125,10 @@ def _check(
         raise InputError("card", "this kind of proposal is about a card: name it")
     if card is not None and card.game_id != game.pk:
         raise InputError("card", "the card belongs to another game")
+    if card is not None and card.is_sample:
+        raise InputError(
+            "card", "sample cards are the site's own made-up examples; propose official cards"
+        )
     if kind == Kind.IMAGE:
         return _Checked(changes={})
     if kind == Kind.SET:
@@ -138,6 +142,11 @@ def _check(
     checked = edit_check(game=game, card=card if kind != Kind.CARD else None, changes=changes or {})
     if not checked.diff:
         raise InputError("changes", "these changes leave the card as it is")
+    if not CardSet.objects.filter(
+        game=game, code__iexact=checked.clean.set_code, is_official=True
+    ).exists():
+        # A player's card is an official card of the game; a sample set is the site's own.
+        raise InputError("set", "a card from the game belongs to an official set, not a sample set")
     names = {d.field for d in checked.diff}
     base = (
         {f: checked.before.get(f) for f in names if f not in ENTRY_FIELDS}
