@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 
+from cardsite.catalogue.models import Card, CardChange
 from cardsite.contributions.models import Curator, Notification, Proposal
 
 
@@ -65,3 +66,8 @@ def unread_count(*, user: Any) -> int:
 
 def notifications_of(*, user: Any) -> QuerySet[Notification]:
     return Notification.objects.filter(user=user).select_related("proposal")
+
+
+def card_change_get(*, card: Card, pk: int) -> CardChange | None:
+    """One recorded change of `card`: every accepted change is public."""
+    return CardChange.objects.select_related("card", "card__game").filter(card=card, pk=pk).first()
