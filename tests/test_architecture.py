@@ -46,7 +46,8 @@ def test_the_catalogue_app_imports_nothing_from_the_contributions_that_write_to_
 
 
 @pytest.mark.parametrize(
-    "folder", ["decks", "cardsite/templates", "cardsite/contributions", "cardsite/catalogue/services"]
+    "folder",
+    ["decks", "cardsite/templates", "cardsite/contributions", "cardsite/catalogue/services"],
 )
 def test_no_view_service_or_template_names_a_game(folder):
     slugs = re.compile("|".join(re.escape(slug) for slug in ENGINES))

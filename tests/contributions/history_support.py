@@ -38,7 +38,11 @@ def curator(name: str) -> Any:
 
 def approved_edit(card: Card, proposer: Any, reviewer: Any, **changes: Any) -> None:
     proposal = proposal_create(
-        proposer=proposer, game=card.game, kind="edit", card=card, changes=changes,
+        proposer=proposer,
+        game=card.game,
+        kind="edit",
+        card=card,
+        changes=changes,
         source=PUBLISHER,
     )
     proposal_approve(proposal=proposal, reviewer=reviewer)

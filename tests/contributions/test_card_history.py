@@ -72,9 +72,10 @@ def test_a_player_who_is_not_a_curator_gets_403_on_revert_and_confirm(client):
     revert = client.post(reverse("contributions:revert", args=[card.short_id, change.pk]))
     confirm = client.post(reverse("contributions:confirm", args=[card.short_id]))
     assert (revert.status_code, confirm.status_code) == (403, 403)
-    assert CardChange.objects.filter(card=card).count() == CardChange.objects.filter(
-        card=card, reverts=None
-    ).count()
+    assert (
+        CardChange.objects.filter(card=card).count()
+        == CardChange.objects.filter(card=card, reverts=None).count()
+    )
     assert Card.objects.get(pk=card.pk).community == "sourced"
 
 

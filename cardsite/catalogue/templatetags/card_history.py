@@ -56,9 +56,7 @@ def change_value(value: Any) -> str:
     if value is None or value == "" or value == [] or value == {}:
         return "—"
     if isinstance(value, list):
-        return "; ".join(
-            str(v.get("text", v)) if isinstance(v, dict) else str(v) for v in value
-        )
+        return "; ".join(str(v.get("text", v)) if isinstance(v, dict) else str(v) for v in value)
     if isinstance(value, dict):
         return str(value.get("text") or value.get("name") or ", ".join(map(str, value.values())))
     return str(value)
