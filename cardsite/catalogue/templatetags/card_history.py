@@ -9,6 +9,8 @@ from django import template
 from django.utils.html import format_html
 
 from cardsite.catalogue.history import Origin
+from cardsite.catalogue.models import Card
+from cardsite.catalogue.services.edits import field_labels
 
 register = template.Library()
 
@@ -38,7 +40,7 @@ def community_mark(origins: dict[str, Origin], field: str) -> str:
     )
     words += f"; {source_words(origin.source)}"
     return format_html(
-        ' <small class="badge community-mark" title="{}">community'
+        ' <small class="badge community community-mark" title="{}">community'
         '<span class="visually-hidden"> ({})</span></small>',
         words,
         words,
@@ -60,3 +62,11 @@ def change_value(value: Any) -> str:
     if isinstance(value, dict):
         return str(value.get("text") or value.get("name") or ", ".join(map(str, value.values())))
     return str(value)
+
+
+@register.simple_tag
+def change_label(field: str, card: Card) -> str:
+    """A recorded change's field in the words the card page uses."""
+    if field == "art":
+        return "Image"
+    return field_labels(card.game.engine).get(field, field)
