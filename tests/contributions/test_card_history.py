@@ -23,7 +23,7 @@ def test_the_card_page_marks_community_values_and_lists_the_history_after_an_app
     approved_edit(card, player("ann"), curator("cur"), flavour="Ann's own words.")
     page = client.get(card.get_absolute_url()).content.decode()
     assert "Ann&#x27;s own words." in page
-    assert 'class="badge community-mark"' in page
+    assert 'class="badge community community-mark"' in page
     assert "proposed by ann, approved by cur" in page
     assert "History" in page and "Proposed by ann, approved by cur" in page
     assert 'href="https://publisher.example/cards/hand-card" rel="nofollow ugc noopener"' in page
