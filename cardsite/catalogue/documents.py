@@ -37,9 +37,20 @@ CSV_LEADING_COLUMNS = (
     "flavour",
     "artist",
 )
-CSV_TRAILING_COLUMNS = ("source", "notes", "inferred", "short_id", "rulings", "errata")
+# `community` and `provenance` are written by exports and read back, but an import ignores
+# them: where a value came from is recorded by the site that accepted it, not by a file.
+CSV_TRAILING_COLUMNS = (
+    "source",
+    "notes",
+    "inferred",
+    "short_id",
+    "rulings",
+    "errata",
+    "community",
+    "provenance",
+)
 CSV_LIST_COLUMNS = frozenset({"subtypes", "factions", "keywords", "inferred"})
-CSV_JSON_COLUMNS = frozenset({"rulings", "errata"})
+CSV_JSON_COLUMNS = frozenset({"rulings", "errata", "provenance"})
 
 # A spreadsheet runs a cell starting with one of these as a formula (OWASP, "CSV Injection").
 # Export puts an apostrophe before such a text cell, which spreadsheets show as plain text,

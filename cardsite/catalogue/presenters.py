@@ -15,6 +15,7 @@ from cardsite.catalogue.models import Card, CardSet, Game
 from cardsite.seo import DESCRIPTION_CHARS, PageMeta, absolute, trimmed
 
 SAMPLE_CARD = "Unofficial sample card (made up, not from a rulebook)."
+COMMUNITY_CARD = "Community-sourced: transcribed by players, with their sources."
 SAMPLE_SET = "An unofficial sample set: every name and number in it is made up."
 
 
@@ -29,6 +30,8 @@ def type_line(card: Card) -> str:
 def card_meta(card: Card) -> PageMeta:
     line = type_line(card)
     parts = [SAMPLE_CARD] if card.is_sample else []
+    if card.community:
+        parts.append(COMMUNITY_CARD)
     if line:
         parts.append(f"{line}.")
     if card.rules_text.strip():

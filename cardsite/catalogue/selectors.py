@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import json
+from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,8 +16,10 @@ from django.core.cache import cache
 from django.db.models import Count, Max, Prefetch, Q, QuerySet
 
 from cardsite.catalogue.documents import FORMAT, VERSION
+from cardsite.catalogue.history import provenance_record
 from cardsite.catalogue.models import (
     Card,
+    CardChange,
     CardSet,
     Errata,
     Faction,
@@ -109,6 +112,7 @@ def listed_cards(ids: Iterable[int]) -> list[Card]:
             "slug",
             "number",
             "stats",
+            "community",
             "game__slug",
             "game__name",
             "card_set__code",
@@ -386,8 +390,32 @@ def catalogue_document(*, game: Game) -> dict[str, Any]:
             {"name": t.name, "text": t.text, "source": t.source}
             for t in Term.objects.filter(game=game).order_by("name")
         ],
-        "cards": [card_record(card) for card in card_list(game=game.slug)],
+        "cards": _cards_with_provenance(game),
     }
+
+
+def _cards_with_provenance(game: Game) -> list[dict[str, Any]]:
+    """Every card's record with where its values came from: `community` ("", "sourced" or
+    "confirmed") and `provenance`, the origin of each field the community wrote. A field not
+    named there takes the card's own origin: "sample" when its set is unofficial, else the
+    rulebook passage in its `source`, or data a curator loaded when that is empty. Two queries
+    beyond the cards, whatever their number."""
+    changes: dict[int, list[CardChange]] = defaultdict(list)
+    for change in (
+        CardChange.objects.filter(card__game=game)
+        .select_related("author", "reviewer")
+        .order_by("at", "id")
+    ):
+        changes[change.card_id].append(change)
+    records = []
+    for card in card_list(game=game.slug):
+        record = card_record(card)
+        record["community"] = card.community
+        record["provenance"] = (
+            provenance_record(card=card, changes=changes[card.pk]) if card.pk in changes else {}
+        )
+        records.append(record)
+    return records
 
 
 # The sitemap's reads (cardsite/catalogue/sitemaps.py): only the columns a URL and its date need,

@@ -3,6 +3,7 @@
 import hashlib
 import io
 import json
+from pathlib import Path
 from typing import Any
 
 import qrcode
@@ -19,14 +20,16 @@ from django.http import (
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.cache import get_conditional_response
+from django.utils.http import http_date
 from django.utils.safestring import mark_safe
 from django.views.decorators.cache import cache_control
 
-from cardsite.catalogue import card_parts, presenters, selectors
+from cardsite.catalogue import bulk, card_parts, history, presenters, selectors
 from cardsite.catalogue.search import examples, names
 from cardsite.catalogue.search.query import QuerySyntaxError
 from cardsite.catalogue.versioning import catalogue_version, with_catalogue_version
-from cardsite.limits import throttle_page
+from cardsite.limits import spend, throttle_page
 from cardsite.seo import absolute
 
 GRID_PAGE = 24
@@ -59,6 +62,33 @@ def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "meta": presenters.game_meta(game),
         },
     )
+
+
+def bulk_response(request: HttpRequest, path: Path, content_type: str, name: str) -> HttpResponse:
+    """`path` as a download, validated by its version (in its name) and its time: a reader
+    holding this version gets a 304 and no body."""
+    etag = f'"{path.stem}"'
+    modified = path.stat().st_mtime
+    unchanged = get_conditional_response(request, etag=etag, last_modified=int(modified))
+    if unchanged is not None:
+        return unchanged
+    response = FileResponse(
+        path.open("rb"), as_attachment=True, filename=name, content_type=content_type
+    )
+    response["ETag"] = etag
+    response["Last-Modified"] = http_date(modified)
+    # Public, but revalidated: an approval makes a new file at once.
+    response["Cache-Control"] = "public, max-age=0, must-revalidate"
+    return response
+
+
+def bulk_data(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
+    """A game's whole catalogue, with where each value came from, as one file to download."""
+    game = selectors.game_get(slug=slug)
+    if game is None or fmt not in bulk.FORMATS:
+        raise Http404(f"No card data {slug!r}.{fmt}.")
+    path = bulk.bulk_file(game=game, fmt=fmt, before_generating=lambda: spend(request, "images"))
+    return bulk_response(request, path, bulk.FORMATS[fmt], f"{game.slug}-cards.{fmt}")
 
 
 @cache_control(public=True, max_age=86400)
@@ -228,10 +258,13 @@ def card_detail(request: HttpRequest, short_id: str, slug: str | None = None) ->
         if card is None:
             raise Http404(f"No card {short_id!r}.")
         before, after = selectors.set_neighbours(card)
+        changes = history.card_changes(card=card)
         body = render_to_string(
             "catalogue/_card.html",
             {
                 "card": card,
+                "changes": changes,
+                "origins": history.provenance(card=card, changes=changes),
                 "before": before,
                 "after": after,
                 "short_url": absolute(card.get_short_url()),

@@ -12,7 +12,7 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from cardsite.catalogue.models import Game
+from cardsite.catalogue.models import Card, CardChange, Game
 from cardsite.contributions.models import Curator, Notification, Proposal
 
 
@@ -131,3 +131,8 @@ def curated_games(user: Any) -> list[Game]:
     if user is None or not user.is_authenticated:
         return []
     return list(Game.objects.filter(curators__user=user).order_by("name"))
+
+
+def card_change_get(*, card: Card, pk: int) -> CardChange | None:
+    """One recorded change of `card`: every accepted change is public."""
+    return CardChange.objects.select_related("card", "card__game").filter(card=card, pk=pk).first()

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from cardsite.contributions import views, views_review
+from cardsite.contributions import history_views, views, views_review
 
 app_name = "contributions"
 
@@ -13,4 +13,11 @@ urlpatterns = [
     path("proposals/<int:pk>/reject/", views_review.reject, name="reject"),
     path("review/", views_review.queue, name="queue"),
     path("notifications/", views.notifications, name="notifications"),
+    path("cards/<str:short_id>/history/", history_views.card_history, name="card-history"),
+    path(
+        "cards/<str:short_id>/history/<int:change>/revert/",
+        history_views.revert,
+        name="revert",
+    ),
+    path("cards/<str:short_id>/confirm/", history_views.confirm, name="confirm"),
 ]

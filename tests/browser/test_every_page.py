@@ -23,7 +23,9 @@ from django.urls import Resolver404, resolve
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from cardsite.catalogue.models import Card, Faction, Game
+from cardsite.catalogue.models import Card, CardChange, Faction, Game
+from cardsite.catalogue.services.edits import card_edit
+from cardsite.catalogue.versioning import bump_catalogue_version
 from cardsite.collection.models import Pool
 from cardsite.collection.services import collection_set_quantity
 from cardsite.collection.services.pools import pool_create, pool_invite
@@ -90,6 +92,8 @@ PAGES = [
     *(SitePage(f"goldfish-{slug}") for slug in GAMES),
     *(SitePage(f"playtest-{slug}") for slug in GAMES),
     SitePage("deck-history"),
+    SitePage("card-history"),
+    SitePage("card-with-history"),
     SitePage("deck-diff"),
     SitePage("variant"),
     SitePage("variants"),
@@ -315,8 +319,26 @@ def urls(_server: str, django_db_blocker: Any) -> Iterator[dict[str, str]]:
             expires_at=timezone.now() + timedelta(days=1),
         )
         found["job-running"] = running.get_absolute_url()
+        # A card with a community change: its marks, its History section and history page.
+        storied_card = (
+            Card.objects.filter(card_set__is_official=True).exclude(source="").order_by("id")[0]
+        )
+        old_flavour = storied_card.flavour_text
+        card_edit(
+            game=storied_card.game,
+            card=storied_card,
+            changes={"flavour": f"Words from the hand of a player {LONG_WORD}"},
+            author=owner,
+            reviewer=friend,
+            source={"kind": "publisher", "url": f"https://publisher.example/{LONG_WORD}"},
+        )
+        found["card-with-history"] = storied_card.get_absolute_url()
+        found["card-history"] = f"/cards/{storied_card.short_id}/history/"
     yield found
     with django_db_blocker.unblock():
+        CardChange.objects.filter(card=storied_card).delete()
+        Card.objects.filter(pk=storied_card.pk).update(flavour_text=old_flavour)
+        bump_catalogue_version()
         delete_committed(Pool.objects.filter(created_by=friend))
         delete_committed(User.objects.filter(pk__in=[owner.pk, friend.pk]))
 
