@@ -131,3 +131,21 @@ def curated_games(user: Any) -> list[Game]:
     if user is None or not user.is_authenticated:
         return []
     return list(Game.objects.filter(curators__user=user).order_by("name"))
+
+
+def proposals_listed(
+    *, user: Any, game: str = "", status: str = "", kind: str = "", mine: bool = False
+) -> QuerySet[Proposal]:
+    """The proposals `user` may read, filtered, newest first (a unique order, for paging)."""
+    listed = proposals_visible(user)
+    if mine:
+        listed = listed.filter(proposer=user)
+    if game:
+        listed = listed.filter(game__slug=game)
+    if status:
+        listed = listed.filter(status=status)
+    if kind:
+        listed = listed.filter(kind=kind)
+    return listed.select_related("game", "card", "proposer", "reviewer").order_by(
+        "-created_at", "-id"
+    )
