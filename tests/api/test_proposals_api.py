@@ -1,27 +1,14 @@
 """Proposals, their review and a card's history through the API: who may do what, what each
 refusal names, and that nobody reads what is not theirs."""
 
-import io
-
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
-from PIL import Image
 
 from cardsite.catalogue.models import Card, CardChange
 from cardsite.contributions.models import Proposal
 from cardsite.contributions.services.proposals import SourceInput, proposal_create
-from tests.contributions.conftest import (  # noqa: F401  (fixtures)
-    GAME,
-    _user,
-    card,
-    curator,
-    game,
-    jpeg,
-    other,
-    player,
-    proposal,
-)
+from tests.contributions.conftest import GAME, _user, jpeg
 
 pytestmark = pytest.mark.django_db
 PROPOSALS = "/api/v1/proposals/"
@@ -94,9 +81,7 @@ def test_a_ruling_and_an_erratum_and_a_set_can_each_be_proposed(api, player, car
     assert answer.json()["source"]["kind"] == "rulebook"
 
 
-def test_an_image_is_proposed_as_multipart_and_its_photo_url_is_private(
-    api, player, other, card
-):
+def test_an_image_is_proposed_as_multipart_and_its_photo_url_is_private(api, player, other, card):
     answer = _signed_in(api, player).post(
         PROPOSALS,
         {
@@ -132,9 +117,7 @@ def test_an_invalid_value_is_a_400_naming_its_field(api, player, card, changes, 
 
 
 def test_a_stat_out_of_its_range_is_refused_naming_the_stat(api, player, card):
-    stat = next(
-        s for s in card.game.engine.stats if s.maximum is not None or s.minimum is not None
-    )
+    stat = next(s for s in card.game.engine.stats if s.maximum is not None or s.minimum is not None)
     beyond = stat.maximum + 1 if stat.maximum is not None else stat.minimum - 1
     answer = _signed_in(api, player).post(
         PROPOSALS, _edit(card, **{stat.key: str(beyond)}), format="json"
@@ -369,9 +352,3 @@ def test_a_community_card_is_sourced_until_a_second_curator_confirms(api, player
     answer = _signed_in(api, second).post(f"/api/v1/cards/{added.short_id}/confirm/")
     assert answer.status_code == 200
     assert answer.json()["community"] == "confirmed"
-
-
-def _image_bytes() -> bytes:
-    out = io.BytesIO()
-    Image.new("RGB", (10, 10)).save(out, "PNG")
-    return out.getvalue()

@@ -155,8 +155,8 @@ class CardSerializer(serializers.ModelSerializer):
     community = serializers.ChoiceField(
         choices=["", "sourced", "confirmed"],
         read_only=True,
-        help_text="Added by players: \"sourced\" (community-sourced, transcribed by a player "
-        "and approved by a curator) until a second curator confirms it, then \"confirmed\"; "
+        help_text='Added by players: "sourced" (community-sourced, transcribed by a player '
+        'and approved by a curator) until a second curator confirms it, then "confirmed"; '
         "empty for a card from the rulebook or the sample set.",
     )
     inferred = serializers.ListField(

@@ -7,7 +7,6 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-
 restore_sqlite_triggers = importlib.import_module(
     "cardsite.catalogue.migrations.0009_card_type_optional_and_inferred"
 ).restore_sqlite_triggers

@@ -30,8 +30,8 @@ SOURCE_DESCRIPTION = (
 CHANGES_DESCRIPTION = (
     "What is proposed, keyed by the card CSV's column names (`name`, `type`, `text`, "
     "`factions`, `keywords`, a stat key...), each checked as the importer checks it; a new "
-    "card needs `set` and `number`; a ruling or erratum is `{\"rulings\": {\"text\", "
-    "\"date\"}}` or `{\"errata\": ...}`; a set is `{code, name, release_date, description}`. "
+    'card needs `set` and `number`; a ruling or erratum is `{"rulings": {"text", '
+    '"date"}}` or `{"errata": ...}`; a set is `{code, name, release_date, description}`. '
     "In a multipart body, a JSON text."
 )
 
@@ -122,14 +122,15 @@ class ProposalCreateSerializer(serializers.Serializer):
         "or `name`; `edit` otherwise.",
     )
     card = serializers.CharField(
-        required=False, allow_null=True, default=None, max_length=12,
+        required=False,
+        allow_null=True,
+        default=None,
+        max_length=12,
         help_text="The card's short id; null for a new card or set.",
     )
     changes = ChangesField(required=False, default=dict)
     source = SourceField()
-    note = serializers.CharField(
-        required=False, allow_blank=True, default="", max_length=MAX_NOTE
-    )
+    note = serializers.CharField(required=False, allow_blank=True, default="", max_length=MAX_NOTE)
     email_me = serializers.BooleanField(
         required=False, default=False, help_text="E-mail the outcome (needs an address)."
     )
@@ -175,8 +176,9 @@ class ProposalSerializer(serializers.Serializer):
 
 class ApproveSerializer(serializers.Serializer):
     changes = ChangesField(
-        required=False, default=dict, help_text="Approve with edits: values replacing or "
-        "adding to the proposed ones."
+        required=False,
+        default=dict,
+        help_text="Approve with edits: values replacing or adding to the proposed ones.",
     )
     resolve = serializers.DictField(
         child=serializers.ChoiceField(choices=["proposed", "current"]),

@@ -370,8 +370,12 @@ class CardConfirmView(APIView):
         "already, or you proposed or approved its addition.",
         parameters=[CARD_ID],
         request=None,
-        responses={200: {"type": "object", "properties": {"id": {"type": "string"},
-                                                          "community": {"type": "string"}}}},
+        responses={
+            200: {
+                "type": "object",
+                "properties": {"id": {"type": "string"}, "community": {"type": "string"}},
+            }
+        },
     )
     def post(self, request: Request, id: str) -> Response:
         card = _card_or_404(id)
@@ -381,4 +385,3 @@ class CardConfirmView(APIView):
         except InputError as exc:
             raise as_api_error(exc) from None
         return Response({"id": confirmed.short_id, "community": confirmed.community})
-
