@@ -147,11 +147,13 @@ class ProposalUploadSerializer(ProposalCreateSerializer):
 class DiffLineSerializer(serializers.Serializer):
     field = serializers.CharField()
     label = serializers.CharField()
-    to = serializers.JSONField(allow_null=True)
+    to = serializers.JSONField(help_text="Any JSON value; null for none.")
 
 
 # "from" is a Python keyword, so it cannot be a class attribute's name.
-DiffLineSerializer._declared_fields["from"] = serializers.JSONField(allow_null=True)
+DiffLineSerializer._declared_fields["from"] = serializers.JSONField(
+    help_text="Any JSON value; null for none."
+)
 
 
 class ProposalSerializer(serializers.Serializer):
@@ -195,9 +197,9 @@ class RejectSerializer(serializers.Serializer):
 class StaleFieldSerializer(serializers.Serializer):
     field = serializers.CharField()
     label = serializers.CharField()
-    then = serializers.JSONField(allow_null=True)
-    now = serializers.JSONField(allow_null=True)
-    proposed = serializers.JSONField(allow_null=True)
+    then = serializers.JSONField(help_text="Any JSON value; null for none.")
+    now = serializers.JSONField(help_text="Any JSON value; null for none.")
+    proposed = serializers.JSONField(help_text="Any JSON value; null for none.")
 
 
 class StaleSerializer(serializers.Serializer):
@@ -212,7 +214,7 @@ class ChangeSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     field = serializers.CharField()
     label = serializers.CharField()
-    to = serializers.JSONField(allow_null=True)
+    to = serializers.JSONField(help_text="Any JSON value; null for none.")
     author = serializers.CharField(allow_null=True)
     reviewer = serializers.CharField(allow_null=True)
     source = serializers.DictField()
@@ -221,4 +223,6 @@ class ChangeSerializer(serializers.Serializer):
     reverts = serializers.IntegerField(allow_null=True, help_text="The change this reverts.")
 
 
-ChangeSerializer._declared_fields["from"] = serializers.JSONField(allow_null=True)
+ChangeSerializer._declared_fields["from"] = serializers.JSONField(
+    help_text="Any JSON value; null for none."
+)

@@ -121,7 +121,8 @@ def _card_or_404(short_id: str) -> Card:
     return card
 
 
-PROPOSAL_ID = OpenApiParameter("pk", int, OpenApiParameter.PATH, description="A proposal's id.")
+# drf-spectacular names a `pk` path parameter `id` in the schema.
+PROPOSAL_ID = OpenApiParameter("id", int, OpenApiParameter.PATH, description="A proposal's id.")
 CARD_ID = OpenApiParameter("id", str, OpenApiParameter.PATH, description="A card's short id.")
 CREATE_DESCRIPTION = (
     "Needs a signed-in account at least an hour old (403 before). A JSON body, or multipart "
