@@ -56,6 +56,17 @@ from engines.errors import InputError
 _NEW_CARD_FIELDS = {"set", "number", "name"}
 
 
+# The body's own fields; a refusal naming any other is about a key of `changes` (a column of
+# the game's card schema), so it is named under `changes`, as `changes.<column>`.
+_BODY_FIELDS = {"game", "kind", "card", "changes", "source", "note", "photo", "email_me", "reason"}
+
+
+def _refused(exc: InputError) -> ValidationError:
+    if exc.field in _BODY_FIELDS or not exc.field:
+        return as_api_error(exc)
+    return ValidationError({"changes": {exc.field: [exc.message]}})
+
+
 def _username(user: Any) -> str | None:
     return user.get_username() if user is not None else None
 
@@ -218,7 +229,7 @@ class ProposalsView(ListAPIView[Proposal]):
                 email_me=data["email_me"] and bool(getattr(request.user, "email", "")),
             )
         except InputError as exc:
-            raise as_api_error(exc) from None
+            raise _refused(exc) from None
         return Response(proposal_record(proposal), status=status.HTTP_201_CREATED)
 
 
@@ -273,7 +284,7 @@ class ProposalApproveView(APIView):
         except ProposalClosed as exc:
             return _conflict(str(exc), "closed")
         except InputError as exc:
-            raise as_api_error(exc) from None
+            raise _refused(exc) from None
         return Response(proposal_record(approved))
 
 
@@ -301,7 +312,7 @@ class ProposalRejectView(APIView):
         except ProposalClosed as exc:
             return _conflict(str(exc), "closed")
         except InputError as exc:
-            raise as_api_error(exc) from None
+            raise _refused(exc) from None
         return Response(proposal_record(rejected))
 
 
@@ -352,7 +363,7 @@ class CardRevertView(APIView):
         try:
             recorded = card_change_revert(change=found, reviewer=request.user)
         except InputError as exc:
-            raise as_api_error(exc) from None
+            raise _refused(exc) from None
         if not recorded and found.field == "card":
             return Response(status=status.HTTP_204_NO_CONTENT)
         labels = field_labels(card.game.engine)
@@ -384,5 +395,5 @@ class CardConfirmView(APIView):
         try:
             confirmed = card_confirm(card=card, curator=request.user)
         except InputError as exc:
-            raise as_api_error(exc) from None
+            raise _refused(exc) from None
         return Response({"id": confirmed.short_id, "community": confirmed.community})
