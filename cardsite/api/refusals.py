@@ -119,14 +119,18 @@ _CHANGES = (
 )
 REFUSALS.update(
     {
-        "POST /api/v1/proposals/": (
-            _CHANGES,
-            "`card`: a card of the catalogue, of `game`; a ruling, erratum, image or edit "
-            "names one.",
-            "`source`: a rulebook source names its passage, a publisher's page its http(s) "
-            "address.",
-            "`photo`: needed for an image, and for the printed card as the source.",
-        ),
+        **{
+            label: (
+                _CHANGES,
+                "`card`: a card of the catalogue, of `game`; a ruling, erratum, image or edit "
+                "names one.",
+                "`source`: a rulebook source names its passage, a publisher's page its "
+                "http(s) address; in a multipart body, a text starting with `{` is read as a "
+                "JSON object.",
+                "`photo`: needed for an image, and for the printed card as the source.",
+            )
+            for label in ("POST /api/v1/proposals/", "POST /api/v1/proposals/photo/")
+        },
         "POST /api/v1/proposals/{id}/approve/": (_CHANGES,),
         "POST /api/v1/cards/{id}/history/{change}/revert/": (
             "`change`: the addition of a card held in decks or collections cannot be "

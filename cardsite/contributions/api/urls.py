@@ -6,12 +6,14 @@ from cardsite.contributions.api.views import (
     CardRevertView,
     ProposalApproveView,
     ProposalDetailView,
+    ProposalPhotoView,
     ProposalRejectView,
     ProposalsView,
 )
 
 urlpatterns = [
     path("proposals/", ProposalsView.as_view(), name="proposals"),
+    path("proposals/photo/", ProposalPhotoView.as_view(), name="proposal-photo"),
     path("proposals/<int:pk>/", ProposalDetailView.as_view(), name="proposal-detail"),
     path("proposals/<int:pk>/approve/", ProposalApproveView.as_view(), name="proposal-approve"),
     path("proposals/<int:pk>/reject/", ProposalRejectView.as_view(), name="proposal-reject"),

@@ -195,42 +195,63 @@ class ProposalsView(ListAPIView[Proposal]):
     @extend_schema(
         summary="Propose a card, a change, a ruling, an erratum, an image or a set",
         description=CREATE_DESCRIPTION,
-        request={
-            "application/json": ProposalCreateSerializer,
-            "multipart/form-data": ProposalUploadSerializer,
-        },
+        request=ProposalCreateSerializer,
         responses={201: ProposalSerializer},
     )
     def post(self, request: Request) -> Response:
-        body = ProposalUploadSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        data = body.validated_data
-        game = game_get(slug=data["game"])
-        if game is None:
-            raise ValidationError({"game": ["No such game."]})
-        card = None
-        if data["card"] is not None:
-            card = card_get(short_id=data["card"])
-            if card is None:
-                raise ValidationError({"card": ["No such card."]})
-        kind = data.get("kind") or _inferred_kind(data["card"], data["changes"])
-        source = data["source"]
-        try:
-            spend_proposal(request._request)
-            proposal = proposal_create(
-                proposer=request.user,
-                game=game,
-                kind=kind,
-                card=card,
-                changes=data["changes"],
-                source=SourceInput(kind=source["kind"], text=source["text"], url=source["url"]),
-                note=data["note"],
-                photo=data.get("photo"),
-                email_me=data["email_me"] and bool(getattr(request.user, "email", "")),
-            )
-        except InputError as exc:
-            raise _refused(exc) from None
-        return Response(proposal_record(proposal), status=status.HTTP_201_CREATED)
+        return _propose(request)
+
+
+def _propose(request: Request) -> Response:
+    """Either content type: a JSON body, or a multipart one carrying a photo."""
+    body = ProposalUploadSerializer(data=request.data)
+    body.is_valid(raise_exception=True)
+    data = body.validated_data
+    game = game_get(slug=data["game"])
+    if game is None:
+        raise ValidationError({"game": ["No such game."]})
+    card = None
+    if data["card"] is not None:
+        card = card_get(short_id=data["card"])
+        if card is None:
+            raise ValidationError({"card": ["No such card."]})
+    kind = data.get("kind") or _inferred_kind(data["card"], data["changes"])
+    source = data["source"]
+    try:
+        spend_proposal(request._request)
+        proposal = proposal_create(
+            proposer=request.user,
+            game=game,
+            kind=kind,
+            card=card,
+            changes=data["changes"],
+            source=SourceInput(kind=source["kind"], text=source["text"], url=source["url"]),
+            note=data["note"],
+            photo=data.get("photo"),
+            email_me=data["email_me"] and bool(getattr(request.user, "email", "")),
+        )
+    except InputError as exc:
+        raise _refused(exc) from None
+    return Response(proposal_record(proposal), status=status.HTTP_201_CREATED)
+
+
+class ProposalPhotoView(APIView):
+    """POST /api/v1/proposals/photo/: a proposal with a photo, as a multipart body. Its own
+    URL, one content type an operation: a generated client cannot call an operation taking
+    two (proposals/ reads this body too, for clients that send it there)."""
+
+    permission_classes = [IsAuthenticated]
+    parser_classes = [MultiPartParser]
+    throttle_scope = "write"
+
+    @extend_schema(
+        summary="Propose with a photo: an image, or the printed card as the source",
+        description=CREATE_DESCRIPTION,
+        request={"multipart/form-data": ProposalUploadSerializer},
+        responses={201: ProposalSerializer},
+    )
+    def post(self, request: Request) -> Response:
+        return _propose(request)
 
 
 class ProposalDetailView(APIView):
