@@ -112,6 +112,36 @@ REFUSALS: dict[str, tuple[str, ...]] = {
         _CONFIRM_EMPTY,
     ),
 }
+_CHANGES = (
+    "`changes`: each key a column of the game's card schema (its stats are the game's), each "
+    "value checked as the importer checks it, and the changes must change the card (a refusal "
+    "names the column as `changes.<column>`)."
+)
+REFUSALS.update(
+    {
+        **{
+            label: (
+                _CHANGES,
+                "`card`: a card of the catalogue, of `game`; a ruling, erratum, image or edit "
+                "names one.",
+                "`source`: a rulebook source names its passage, a publisher's page its "
+                "http(s) address; in a multipart body, a text starting with `{` is read as a "
+                "JSON object.",
+                "`photo`: needed for an image, and for the printed card as the source.",
+            )
+            for label in ("POST /api/v1/proposals/", "POST /api/v1/proposals/photo/")
+        },
+        "POST /api/v1/proposals/{id}/approve/": (_CHANGES,),
+        "POST /api/v1/cards/{id}/history/{change}/revert/": (
+            "`change`: the addition of a card held in decks or collections cannot be "
+            "reverted, nor can an image.",
+        ),
+        "POST /api/v1/cards/{id}/confirm/": (
+            "`card`: a community-sourced card not yet confirmed, whose addition you neither "
+            "proposed nor approved.",
+        ),
+    }
+)
 HEADING = "**A well-formed request is still a 400 when:**"
 
 

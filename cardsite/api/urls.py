@@ -6,6 +6,7 @@ from cardsite.api.auth import TokenView
 from cardsite.api.odds import OddsView
 from cardsite.catalogue.api.views import CardViewSet, GameViewSet, SetViewSet
 from cardsite.collection.api.urls import urlpatterns as collection_urls
+from cardsite.contributions.api.urls import urlpatterns as contribution_urls
 from decks.api.building import CollectionConflictsView, DeckBuildView, DeckMissingView
 from decks.api.decks import DeckViewSet
 from decks.api.goldfish import GoldfishListView
@@ -50,6 +51,7 @@ urlpatterns = [
     path("jobs/<str:key>/result", JobResultView.as_view(), name="job-result"),
     path("odds/", OddsView.as_view(), name="odds"),
     *collection_urls,
+    *contribution_urls,
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="v1:schema"), name="docs"),
     *router.urls,

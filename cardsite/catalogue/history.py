@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardsite.catalogue.models import Card, CardChange
+from cardsite.catalogue.services.edits import field_labels
 
 # The fields a card shows, besides its stats (by key): the card CSV's column names.
 SHOWN_FIELDS = (
@@ -95,7 +96,7 @@ def provenance(*, card: Card, changes: list[CardChange] | None = None) -> dict[s
     """Each shown field of `card` with its origin. One query for the card's changes, unless
     the caller has them (oldest first) already."""
     if changes is None:
-        changes = card_changes(card=card)
+        changes = card_history(card=card)
     newest: dict[str, CardChange] = {}
     for change in changes:
         newest[change.field] = change
@@ -130,10 +131,42 @@ def provenance_record(*, card: Card, changes: list[CardChange] | None = None) ->
     }
 
 
-def card_changes(*, card: Card) -> list[CardChange]:
-    """Every accepted change of `card`, oldest first, with who proposed and approved each."""
+def card_history(*, card: Card) -> list[CardChange]:
+    """Every accepted change of `card`, oldest first, with who proposed and approved each. Only
+    accepted ones exist as changes: an open or rejected proposal never is one, so this is safe
+    to show anyone."""
     return list(
         CardChange.objects.filter(card=card)
         .select_related("author", "reviewer")
         .order_by("at", "id")
     )
+
+
+# The two changes that are not of a field: a card's addition and its image.
+_WHOLE_CARD_LABELS = {"card": "Card added", "art": "Image"}
+
+
+def change_record(change: CardChange, labels: dict[str, str] | None = None) -> dict[str, Any]:
+    """One change as its record: `labels` is the game's field_labels, passed in by a caller
+    listing many changes so that it is built once."""
+    if labels is None:
+        labels = field_labels(change.card.game.engine)
+    label = _WHOLE_CARD_LABELS.get(change.field) or labels.get(change.field, change.field)
+    return {
+        "id": change.pk,
+        "field": change.field,
+        "label": label,
+        "from": change.before,
+        "to": change.after,
+        "author": _username(change.author) or None,
+        "reviewer": _username(change.reviewer) or None,
+        "source": public_source(dict(change.source or {})),
+        "at": change.at,
+        "proposal": change.proposal,
+        "reverts": change.reverts_id,
+    }
+
+
+def card_change_get(*, card: Card, pk: int) -> CardChange | None:
+    """One recorded change of `card`: every accepted change is public."""
+    return CardChange.objects.select_related("card__game").filter(card=card, pk=pk).first()

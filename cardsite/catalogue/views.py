@@ -258,7 +258,7 @@ def card_detail(request: HttpRequest, short_id: str, slug: str | None = None) ->
         if card is None:
             raise Http404(f"No card {short_id!r}.")
         before, after = selectors.set_neighbours(card)
-        changes = history.card_changes(card=card)
+        changes = history.card_history(card=card)
         body = render_to_string(
             "catalogue/_card.html",
             {

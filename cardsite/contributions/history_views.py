@@ -10,9 +10,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from cardsite.catalogue import history
+from cardsite.catalogue.history import card_change_get
 from cardsite.catalogue.models import Card
 from cardsite.catalogue.selectors import card_get
-from cardsite.contributions.selectors import card_change_get, is_curator
+from cardsite.contributions.selectors import is_curator
 from cardsite.contributions.services.history import card_confirm_as, change_revert
 from engines.errors import InputError
 
@@ -25,7 +26,7 @@ def _card(short_id: str) -> Card:
 
 
 def _page(request: HttpRequest, card: Card, error: str = "", status: int = 200) -> HttpResponse:
-    changes = history.card_changes(card=card)
+    changes = history.card_history(card=card)
     can_curate = is_curator(request.user, card.game_id)
     return render(
         request,

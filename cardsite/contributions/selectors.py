@@ -12,7 +12,7 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from cardsite.catalogue.models import Card, CardChange, Game
+from cardsite.catalogue.models import Game
 from cardsite.contributions.models import Curator, Notification, Proposal
 
 
@@ -133,6 +133,19 @@ def curated_games(user: Any) -> list[Game]:
     return list(Game.objects.filter(curators__user=user).order_by("name"))
 
 
-def card_change_get(*, card: Card, pk: int) -> CardChange | None:
-    """One recorded change of `card`: every accepted change is public."""
-    return CardChange.objects.select_related("card", "card__game").filter(card=card, pk=pk).first()
+def proposals_listed(
+    *, user: Any, game: str = "", status: str = "", kind: str = "", mine: bool = False
+) -> QuerySet[Proposal]:
+    """The proposals `user` may read, filtered, newest first (a unique order, for paging)."""
+    listed = proposals_visible(user)
+    if mine:
+        listed = listed.filter(proposer=user)
+    if game:
+        listed = listed.filter(game__slug=game)
+    if status:
+        listed = listed.filter(status=status)
+    if kind:
+        listed = listed.filter(kind=kind)
+    return listed.select_related("game", "card", "proposer", "reviewer").order_by(
+        "-created_at", "-id"
+    )

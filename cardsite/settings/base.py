@@ -365,6 +365,9 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "FactionKindEnum": "cardsite.catalogue.models.Faction.Kind",
         "KeywordKindEnum": "cardsite.catalogue.models.Keyword.Kind",
+        "ProposalKindEnum": "cardsite.contributions.models.Proposal.Kind",
+        "ProposableKindEnum": "cardsite.contributions.api.serializers.KINDS",
+        "SourceKindEnum": "cardsite.contributions.models.Proposal.Source",
     },
 }
 

@@ -14,6 +14,16 @@ import pytest
 from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.renderers import OpenApiJsonRenderer
 
+# The proposals' people and cards, for the API's proposal tests as for the pages'.
+from tests.contributions.conftest import (  # noqa: F401
+    card,
+    curator,
+    game,
+    other,
+    player,
+    proposal,
+)
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -21,7 +21,21 @@ SHARE, CREATE_POOL = "POST /api/v1/collection/shares/", "POST /api/v1/collection
 INVITE, ACCEPT = "POST /api/v1/collection/pool/invite/", "POST /api/v1/collection/pool/accept/"
 LEAVE = "POST /api/v1/collection/pool/leave/"
 IMPORTS = {"POST /api/v1/collection/import/", "POST /api/v1/collection/import/csv/"}
+PROPOSE = {"POST /api/v1/proposals/", "POST /api/v1/proposals/photo/"}
+APPROVE = "POST /api/v1/proposals/{id}/approve/"
 REFUSED_FOR_A_FACT = [
+    # A proposal's changes are checked by its game's card schema, as the importer checks a
+    # card file; which card it names, and its source's kind, decide what else it needs.
+    ({*PROPOSE, APPROVE}, r"changes(\..+)?", "."),
+    (PROPOSE, "card", "No such card|this kind of proposal is about a card|the card belongs"),
+    (PROPOSE, "source", "a rulebook source names|a publisher's page is given|not a JSON object"),
+    (PROPOSE, "photo", "a printed card as the source needs|a card image proposal needs"),
+    (
+        {"POST /api/v1/cards/{id}/history/{change}/revert/"},
+        "change",
+        "the card is held|an image is replaced",
+    ),
+    ({"POST /api/v1/cards/{id}/confirm/"}, "card", "only a community-sourced|a second curator"),
     # Who holds which password.
     (
         {"POST /api/v1/auth/token/"},

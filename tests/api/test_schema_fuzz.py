@@ -10,6 +10,7 @@ schema: it refused the nulls of nullable fields that had no type). Deterministic
 bounded by MAX_EXAMPLES per operation."""
 
 import copy
+import datetime as dt
 import functools
 import json
 import re
@@ -23,6 +24,7 @@ from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections, transaction
 from django.test import Client
+from django.utils import timezone
 from hypothesis import strategies as st
 from openapi_core import Config, OpenAPI
 from openapi_core.contrib.requests import RequestsOpenAPIRequest
@@ -313,6 +315,8 @@ def _deck(owner, visibility, share_key):
 @pytest.fixture
 def fuzzer(settings):
     user = User.objects.create_user("fuzzer", password="fuzzer-42")
+    # Old enough to propose, so that proposals are fuzzed past the account-age 403.
+    User.objects.filter(pk=user.pk).update(date_joined=timezone.now() - dt.timedelta(hours=2))
     Token.objects.create(user=user, key=TOKEN)
     _deck(user, "private", OWN_DECK)
     _deck(User.objects.create_user("other", password="other-42"), "public", OTHERS_DECK)

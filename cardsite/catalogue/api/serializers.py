@@ -152,6 +152,13 @@ class CardSerializer(serializers.ModelSerializer):
     sample = serializers.BooleanField(
         source="is_sample", read_only=True, help_text="True for unofficial sample data."
     )
+    community = serializers.ChoiceField(
+        choices=["", "sourced", "confirmed"],
+        read_only=True,
+        help_text='Added by players: "sourced" (community-sourced, transcribed by a player '
+        'and approved by a curator) until a second curator confirms it, then "confirmed"; '
+        "empty for a card from the rulebook or the sample set.",
+    )
     inferred = serializers.ListField(
         child=serializers.CharField(),
         read_only=True,
@@ -186,6 +193,7 @@ class CardSerializer(serializers.ModelSerializer):
             "art",
             "stats",
             "sample",
+            "community",
             "source",
             "notes",
             "inferred",
@@ -231,6 +239,7 @@ class CardSerializer(serializers.ModelSerializer):
             "art": self.get_art(card),
             "stats": card.stats,
             "sample": not card_set.is_official,
+            "community": card.community,
             "source": card.source,
             "notes": card.notes,
             "inferred": list(card.inferred or []),

@@ -266,6 +266,10 @@ def proposal_approve(
     InputError when the approved values are not valid for the card as it is now."""
     with transaction.atomic():
         proposal = _reviewable(proposal, reviewer)
+        if proposal.card_id is not None:
+            # Approvals of one card's proposals queue here, so that each is judged stale or
+            # not against the card as the one before it left it, never both against the same.
+            Card.objects.select_for_update().filter(pk=proposal.card_id).first()
         changes = {**proposal.changes, **(edits or {})}
         stale = stale_fields(proposal, changes)
         choices = dict(resolve or {})
