@@ -65,3 +65,25 @@ def inferred_problem(value: object, engine: GameEngine) -> str:
     if unknown:
         return f"unknown field {unknown[0]!r}; fields: {', '.join(known)}"
     return ""
+
+
+# The fields a change may name, in the order a diff lists them, with the words a page uses.
+FIELDS = {
+    "name": "Name",
+    "type": "Type",
+    "subtypes": "Classifications",
+    "factions": "Factions",
+    "rarity": "Rarity",
+    "keywords": "Keywords",
+    "text": "Rules text",
+    "flavour": "Flavour text",
+    "artist": "Artist",
+    "set": "Set",
+    "number": "Number",
+}
+ENTRY_FIELDS = {"rulings": "Rulings", "errata": "Errata"}
+
+
+def field_labels(engine: GameEngine) -> dict[str, str]:
+    """Every field a change may name for a card of this game, with its label."""
+    return {**FIELDS, **{s.key: s.label for s in engine.stats}, **ENTRY_FIELDS}

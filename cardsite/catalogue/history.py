@@ -11,8 +11,8 @@ import datetime
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardsite.catalogue.card_fields import field_labels
 from cardsite.catalogue.models import Card, CardChange
-from cardsite.catalogue.services.edits import field_labels
 
 # The fields a card shows, besides its stats (by key): the card CSV's column names.
 SHOWN_FIELDS = (

@@ -17,6 +17,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
 from django.utils import timezone
 
+from cardsite.catalogue.card_fields import ENTRY_FIELDS, FIELDS, field_labels
 from cardsite.catalogue.documents import (
     CSV_LIST_COLUMNS,
     LIST_SEPARATOR,
@@ -41,28 +42,8 @@ MAX_ENTRY = 2_000
 # a paste from a web page or an attempt to smuggle markup into exports other tools render.
 _HTML = re.compile(r"<\s*[A-Za-z/!?]")
 
-# The fields a change may name, in the order a diff lists them, with the words a page uses.
-FIELDS = {
-    "name": "Name",
-    "type": "Type",
-    "subtypes": "Classifications",
-    "factions": "Factions",
-    "rarity": "Rarity",
-    "keywords": "Keywords",
-    "text": "Rules text",
-    "flavour": "Flavour text",
-    "artist": "Artist",
-    "set": "Set",
-    "number": "Number",
-}
-ENTRY_FIELDS = {"rulings": "Rulings", "errata": "Errata"}
 _LIST_FIELDS = CSV_LIST_COLUMNS - {"inferred"}
 _TEXT_LIMITS = {"name": 120, "artist": 120, "number": 16, "set": 20}
-
-
-def field_labels(engine: GameEngine) -> dict[str, str]:
-    """Every field a change may name for a card of this game, with its label."""
-    return {**FIELDS, **{s.key: s.label for s in engine.stats}, **ENTRY_FIELDS}
 
 
 def card_values(card: Card) -> dict[str, Any]:
