@@ -86,9 +86,7 @@ def main() -> None:
         Proposal.objects.filter(proposer=proposer).delete()
 
     def imported() -> None:
-        catalogue_import(
-            game_slug=game.slug, document=read_document(raw, "csv", engine.stats)
-        )
+        catalogue_import(game_slug=game.slug, document=read_document(raw, "csv", engine.stats))
 
     def proposed_and_approved() -> None:
         proposal = file_propose(
