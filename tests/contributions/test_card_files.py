@@ -1,16 +1,18 @@
 import io
 
 import pytest
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.urls import reverse
 
 from cardsite.catalogue.documents import read_document, write_csv
 from cardsite.catalogue.models import Card, CardChange
 from cardsite.catalogue.selectors import card_queryset, card_record
-from cardsite.catalogue.short_ids import short_id_candidates
 from cardsite.catalogue.services.write import catalogue_import
+from cardsite.catalogue.short_ids import short_id_candidates
 from cardsite.contributions.limits import MAX_BULK_BYTES
 from cardsite.contributions.models import Proposal
 from cardsite.contributions.services import files
@@ -38,10 +40,8 @@ def _records(game):
 
 @pytest.fixture(autouse=True)
 def _extras_exist(game, curator):
-    """The five extra cards in the catalogue already, so a file of them is unchanged."""
-    from cardsite.catalogue.documents import read_document
-    from cardsite.catalogue.services.write import catalogue_import
-
+    """The file's cards in the catalogue already, imported from their own CSV lines, so a
+    file of them is unchanged."""
     raw = _file(game, _records(game)).read()
     catalogue_import(game_slug=game.slug, document=read_document(raw, "csv", game.engine.stats))
 
@@ -54,9 +54,6 @@ def _file(game, records, name="cards.csv") -> SimpleUploadedFile:
 def _with_changes(game):
     """The rulebook set's cards as a file, one renamed and two new ones added."""
     records = _records(game)
-    # Imported once as they are, so each card's hash is the one its CSV line gives.
-    text = write_csv(records, [s.key for s in game.engine.stats])
-    catalogue_import(game_slug=game.slug, document=read_document(text.encode(), "csv", game.engine.stats))
     records[0] = {**records[0], "name": records[0]["name"] + " Prime"}
     for number in ("900", "901"):
         records.append({**records[1], "number": number, "name": f"Card {number}", "short_id": ""})
@@ -215,3 +212,56 @@ def test_the_importer_and_a_file_proposal_refuse_a_bad_file_with_the_same_messag
     assert imported_problems
     assert proposed.value.message == "; ".join(imported_problems)
     assert "Nothing was imported" in str(imported.value)
+
+
+def test_the_file_page_is_for_curators_only(client, game, player):
+    client.force_login(player)
+    response = client.get(reverse("contributions:propose-file", args=[game.slug]))
+    assert response.status_code == 403
+
+
+def test_a_curator_proposes_a_file_from_its_page_and_its_diff_is_shown(
+    client, game, curator, second_curator
+):
+    client.force_login(curator)
+    url = reverse("contributions:propose-file", args=[game.slug])
+    assert client.get(url).status_code == 200
+    response = client.post(
+        url,
+        {
+            "file": _file(game, _with_changes(game)),
+            "source_kind": "rulebook",
+            "source_text": "Card list, page 30",
+        },
+    )
+    proposal = Proposal.objects.get(kind="bulk")
+    assert response.status_code == 302
+    client.force_login(second_curator)
+    page = client.get(reverse("contributions:detail", args=[proposal.pk])).content.decode()
+    assert "2 new, 1 changed" in page
+    assert "Card 900" in page
+
+
+def test_a_bad_file_on_the_page_is_refused_naming_its_line(client, game, curator):
+    client.force_login(curator)
+    records = _records(game)
+    records[0] = {**records[0], "type": "no-such-type"}
+    response = client.post(
+        reverse("contributions:propose-file", args=[game.slug]),
+        {"file": _file(game, records), "source_kind": "rulebook", "source_text": "p. 30"},
+    )
+    assert response.status_code == 400
+    assert "line 2, type" in response.content.decode()
+    assert not Proposal.objects.exists()
+
+
+def test_the_stored_file_is_never_served(client, game, curator, second_curator, player):
+    proposal = file_propose(
+        curator=curator, game=game, upload=_file(game, _with_changes(game)), source=SOURCE
+    )
+    name = proposal.bulk_file.name
+    for user in (player, second_curator, curator):
+        client.force_login(user)
+        assert client.get(settings.MEDIA_URL + name).status_code == 404
+        page = client.get(reverse("contributions:detail", args=[proposal.pk]))
+        assert name.rsplit("/", 1)[-1] not in page.content.decode()

@@ -32,7 +32,7 @@ from cardsite.contributions.limits import (
     MAX_OPEN_PER_USER,
     MIN_ACCOUNT_AGE,
 )
-from cardsite.contributions.models import Proposal
+from cardsite.contributions.models import PRIVATE_FOLDER, Proposal
 from cardsite.contributions.selectors import is_curator
 from cardsite.limits import LimitReached
 from engines.errors import InputError
@@ -57,7 +57,10 @@ def _read(game: Game, raw: bytes) -> list[CleanCard]:
         _, cards = check_document(game, game.engine, document)
     except DocumentError as exc:
         raise InputError("file", problems_message(exc.problems)) from None
-    sample = {c.upper() for c in CardSet.objects.filter(game=game, is_official=False).values_list("code", flat=True)}
+    sample = {
+        c.upper()
+        for c in CardSet.objects.filter(game=game, is_official=False).values_list("code", flat=True)
+    }
     wrong = [
         Problem(c.record.line, "set", "a card file writes official sets, not a sample set")
         for c in cards
@@ -77,9 +80,9 @@ def _shown(value: Any) -> Any:
 def _existing(game: Game) -> dict[tuple[str, str], Card]:
     return {
         (c.card_set.code.upper(), c.number): c
-        for c in Card.objects.filter(game=game).select_related("card_set").only(
-            "id", "number", "content_hash", "card_set__code"
-        )
+        for c in Card.objects.filter(game=game)
+        .select_related("card_set")
+        .only("id", "number", "content_hash", "card_set__code")
     }
 
 
@@ -160,7 +163,8 @@ def file_propose(
         raise InputError("note", f"a note may be at most {MAX_NOTE:,} characters")
     if upload.size is None or upload.size > MAX_BULK_BYTES:
         raise InputError(
-            "file", f"a card file may be at most {MAX_BULK_BYTES // (1024 * 1024)} MB (MAX_BULK_BYTES)"
+            "file",
+            f"a card file may be at most {MAX_BULK_BYTES // (1024 * 1024)} MB (MAX_BULK_BYTES)",
         )
     source = _check_source(source, False)
     raw = upload.read(MAX_BULK_BYTES + 1)
@@ -194,9 +198,7 @@ def file_propose(
                 email_me=email_me,
                 summary=summary,
             )
-            stored = default_storage.save(
-                Proposal._meta.get_field("bulk_file").upload_to + "cards.csv", ContentFile(raw)
-            )
+            stored = default_storage.save(PRIVATE_FOLDER + "files/cards.csv", ContentFile(raw))
             proposal.bulk_file.name = stored
             proposal.save()
     except BaseException:
