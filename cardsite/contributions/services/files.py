@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from cardsite.catalogue.documents import DocumentError, Problem, read_document
 from cardsite.catalogue.models import Card, CardChange, CardSet, Game
+from cardsite.catalogue.selectors import card_queryset
 from cardsite.catalogue.services.check import CleanCard, check_document
 from cardsite.catalogue.services.edits import card_values
 from cardsite.catalogue.services.write import catalogue_import
@@ -40,6 +41,7 @@ from engines.errors import InputError
 # How many of a refused file's problems its message lists; the rest are counted.
 SHOWN_PROBLEMS = 20
 _CHUNK = 2000
+_IN_CHUNK = 900
 
 
 def problems_message(problems: Iterable[Problem]) -> str:
@@ -208,41 +210,46 @@ def file_propose(
     return proposal
 
 
+def _values(ids: list[int]) -> dict[int, dict[str, Any]]:
+    """Cards' values by id, read in chunks: SQLite bounds a query's parameters."""
+    values: dict[int, dict[str, Any]] = {}
+    for start in range(0, len(ids), _IN_CHUNK):
+        for card in card_queryset().filter(pk__in=ids[start : start + _IN_CHUNK]):
+            values[card.pk] = card_values(card)
+    return values
+
+
 def file_approve(*, proposal: Proposal, reviewer: Any) -> dict[str, int]:
     """Import the proposal's stored file and record each card's history, in the caller's
     transaction: any failure leaves nothing written. InputError naming the file's problems
-    when it is no longer valid for the catalogue as it is now."""
+    when it is no longer valid for the catalogue as it is now (it is checked again)."""
     game = proposal.game
     with proposal.bulk_file.open("rb") as handle:
         raw = handle.read()
-    cards = _read(game, raw)
-    existing = _existing(game)
-    changed_ids = [
-        card.pk
-        for clean in cards
-        if (card := existing.get((clean.set_code, clean.values["number"]))) is not None
-        and card.content_hash != clean.content_hash
-    ]
-    before = {pk: _values_of(pk) for pk in changed_ids}
+    # The stored file passed _read when proposed and cannot change since; the import checks
+    # it again against the catalogue as it is now.
+    created: list[Card] = []
+    before: dict[int, dict[str, Any]] = {}
+
+    def note_old_values(new: list[Card], changed_ids: list[int]) -> None:
+        created.extend(new)
+        before.update(_values(changed_ids))
+
     source = {**proposal.source_dict(), "proposal": proposal.pk}
     with transaction.atomic():
         try:
             document = read_document(raw, "csv", game.engine.stats)
-            summary = catalogue_import(game_slug=game.slug, document=document)
+            summary = catalogue_import(
+                game_slug=game.slug, document=document, before_write=note_old_values
+            )
         except DocumentError as exc:
             raise InputError("file", problems_message(exc.problems)) from None
         now = timezone.now()
-        sets = {s.code.upper(): s.pk for s in CardSet.objects.filter(game=game)}
-        known = {(sets[code], number) for code, number in existing}
-        wanted = {(sets[c.set_code], c.values["number"]) for c in cards}
-        new_cards = [
-            (pk, name)
-            for pk, set_id, number, name in Card.objects.filter(game=game).values_list(
-                "pk", "card_set_id", "number", "name"
+        new_ids = [card.pk for card in created]
+        for start in range(0, len(new_ids), _IN_CHUNK):
+            Card.objects.filter(pk__in=new_ids[start : start + _IN_CHUNK]).update(
+                community="sourced"
             )
-            if (set_id, number) in wanted and (set_id, number) not in known
-        ]
-        Card.objects.filter(pk__in=[pk for pk, _ in new_cards]).update(community="sourced")
 
         def change(card_id: int, field: str, old: Any, new: Any) -> CardChange:
             return CardChange(
@@ -257,15 +264,11 @@ def file_approve(*, proposal: Proposal, reviewer: Any) -> dict[str, int]:
                 at=now,
             )
 
-        records = [change(pk, "card", None, name) for pk, name in new_cards]
+        records = [change(card.pk, "card", None, card.name) for card in created]
+        after = _values(list(before))
         for pk, old in before.items():
-            new = _values_of(pk)
-            records += [change(pk, k, old.get(k), v) for k, v in new.items() if old.get(k) != v]
+            records += [
+                change(pk, k, old.get(k), v) for k, v in after[pk].items() if old.get(k) != v
+            ]
         CardChange.objects.bulk_create(records, batch_size=_CHUNK)
     return {"created": summary.created, "updated": summary.updated}
-
-
-def _values_of(pk: int) -> dict[str, Any]:
-    from cardsite.catalogue.selectors import card_queryset
-
-    return card_values(card_queryset().get(pk=pk))
