@@ -34,6 +34,9 @@ from engines import get_engine
 from engines.base import slugify
 
 Progress = Callable[[int], None]
+# Told, before an import writes any card, the cards it creates and the ids of those it changes,
+# so a caller can note their old values without reading the file again.
+BeforeWrite = Callable[[list[Card], list[int]], None]
 # Deleting through-rows by card id in chunks keeps SQLite under its bound-parameter limit.
 _CHUNK = 900
 
@@ -78,7 +81,11 @@ def _replace_m2m(
 
 
 def catalogue_import(
-    *, game_slug: str, document: Document, progress: Progress | None = None
+    *,
+    game_slug: str,
+    document: Document,
+    progress: Progress | None = None,
+    before_write: BeforeWrite | None = None,
 ) -> ImportSummary:
     """Check `document` whole, then write it in one transaction.
 
@@ -104,7 +111,7 @@ def catalogue_import(
             _upsert(Keyword, game, "slug", sections["keywords"])
             _upsert(Term, game, "slug", sections["terms"])
             if cards:
-                write_cards(game, cards, summary, progress)
+                write_cards(game, cards, summary, progress, before_write=before_write)
             bump_catalogue_version()
             transaction.on_commit(bump_catalogue_version)
     except (IntegrityError, DataError) as exc:
@@ -125,6 +132,7 @@ def write_cards(
     progress: Progress | None,
     *,
     existing: dict[tuple[int, str], Card] | None = None,
+    before_write: BeforeWrite | None = None,
 ) -> list[Card]:
     """Write checked cards, each found by its set and number in `existing` (by default every
     card of the game: one card's edit passes its own) or else created; return the cards
@@ -206,6 +214,8 @@ def write_cards(
     if progress:
         progress(len(cards) % 500)
 
+    if before_write is not None:
+        before_write(to_create, [card.id for card in to_update])
     Card.objects.bulk_create(to_create, batch_size=1000)
     Card.objects.bulk_update(
         to_update,

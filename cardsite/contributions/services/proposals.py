@@ -266,6 +266,8 @@ def proposal_approve(
     InputError when the approved values are not valid for the card as it is now."""
     with transaction.atomic():
         proposal = _reviewable(proposal, reviewer)
+        if proposal.kind == Kind.BULK:
+            return _approve_file(proposal, reviewer, edits)
         if proposal.card_id is not None:
             # Approvals of one card's proposals queue here, so that each is judged stale or
             # not against the card as the one before it left it, never both against the same.
@@ -316,6 +318,20 @@ def proposal_approve(
         proposal.applied = changes
         proposal.save()
         tell_proposer(proposal)
+    return proposal
+
+
+def _approve_file(proposal: Proposal, reviewer: Any, edits: Mapping[str, Any] | None) -> Proposal:
+    from cardsite.contributions.services.files import file_approve
+
+    if edits:
+        raise InputError("changes", "a card file is approved as it is, or rejected")
+    file_approve(proposal=proposal, reviewer=reviewer)
+    proposal.status = Proposal.Status.APPROVED
+    proposal.reviewer = reviewer
+    proposal.reviewed_at = timezone.now()
+    proposal.save()
+    tell_proposer(proposal)
     return proposal
 
 

@@ -1,0 +1,274 @@
+"""A curator's card file (the importer's CSV) proposed whole, reviewed as one diff of N cards
+and approved all or nothing.
+
+The file is checked whole by the importer's own checks when proposed, so a bad file is
+refused at once with every line and field at fault, and nothing is stored. Approval re-reads
+the stored file and imports it against the catalogue as it is then (not as it was when
+proposed): the proposal's diff is the one seen at proposal time, and the approval re-checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.core.files.uploadedfile import UploadedFile
+from django.db import transaction
+from django.utils import timezone
+
+from cardsite.catalogue.documents import DocumentError, Problem, read_document
+from cardsite.catalogue.models import Card, CardChange, CardSet, Game
+from cardsite.catalogue.selectors import card_queryset
+from cardsite.catalogue.services.check import CleanCard, check_document
+from cardsite.catalogue.services.edits import card_values
+from cardsite.catalogue.services.write import catalogue_import
+from cardsite.contributions.limits import (
+    BULK_SAMPLE,
+    MAX_BULK_BYTES,
+    MAX_NOTE,
+    MAX_OPEN_PER_USER,
+    MIN_ACCOUNT_AGE,
+)
+from cardsite.contributions.models import PRIVATE_FOLDER, Proposal
+from cardsite.contributions.selectors import is_curator
+from cardsite.limits import LimitReached
+from engines.errors import InputError
+
+# How many of a refused file's problems its message lists; the rest are counted.
+SHOWN_PROBLEMS = 20
+_CHUNK = 2000
+_IN_CHUNK = 900
+
+
+def problems_message(problems: Iterable[Problem]) -> str:
+    """A refused file's problems, as "line N, field: message", the first SHOWN_PROBLEMS of
+    them and how many more."""
+    problems = list(problems)
+    shown = "; ".join(str(p) for p in problems[:SHOWN_PROBLEMS])
+    more = len(problems) - SHOWN_PROBLEMS
+    return shown + (f"; and {more:,} more problems" if more > 0 else "")
+
+
+def _read(game: Game, raw: bytes) -> list[CleanCard]:
+    try:
+        document = read_document(raw, "csv", game.engine.stats)
+        _, cards = check_document(game, game.engine, document)
+    except DocumentError as exc:
+        raise InputError("file", problems_message(exc.problems)) from None
+    sample = {
+        c.upper()
+        for c in CardSet.objects.filter(game=game, is_official=False).values_list("code", flat=True)
+    }
+    wrong = [
+        Problem(c.record.line, "set", "a card file writes official sets, not a sample set")
+        for c in cards
+        if c.set_code in sample
+    ]
+    if wrong:
+        raise InputError("file", problems_message(wrong))
+    return cards
+
+
+def _shown(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return "; ".join(str(v) for v in value)
+    return "" if value is None else value
+
+
+def _existing(game: Game) -> dict[tuple[str, str], Card]:
+    return {
+        (c.card_set.code.upper(), c.number): c
+        for c in Card.objects.filter(game=game)
+        .select_related("card_set")
+        .only("id", "number", "content_hash", "card_set__code")
+    }
+
+
+def _summary(game: Game, cards: list[CleanCard]) -> dict[str, Any]:
+    existing = _existing(game)
+    new: list[dict[str, Any]] = []
+    changed: list[dict[str, Any]] = []
+    counts = {"new": 0, "changed": 0, "unchanged": 0}
+    for clean in cards:
+        card = existing.get((clean.set_code, clean.values["number"]))
+        if card is not None and card.content_hash == clean.content_hash:
+            counts["unchanged"] += 1
+            continue
+        if card is None:
+            counts["new"] += 1
+            if len(new) < BULK_SAMPLE:
+                new.append(
+                    {
+                        "line": clean.record.line,
+                        "set": clean.set_code,
+                        "number": clean.values["number"],
+                        "name": clean.values["name"],
+                    }
+                )
+            continue
+        counts["changed"] += 1
+        if len(changed) < BULK_SAMPLE:
+            # Only the sampled cards are read whole: unchanged ones cost a hash compare.
+            before = card_values(Card.objects.get(pk=card.pk))
+            after = clean.record.data
+            diff = [
+                {"field": k, "from": _shown(before[k]), "to": _shown(v)}
+                for k, v in after.items()
+                if k in before and str(_shown(before[k])) != str(_shown(v))
+            ]
+            changed.append(
+                {
+                    "line": clean.record.line,
+                    "set": clean.set_code,
+                    "number": clean.values["number"],
+                    "name": clean.values["name"],
+                    "diff": diff,
+                }
+            )
+    return {
+        **counts,
+        "total": len(cards),
+        "sample_new": new,
+        "sample_changed": changed,
+        "more_new": counts["new"] - len(new),
+        "more_changed": counts["changed"] - len(changed),
+        # A CSV names cards only: sets, factions and keywords it names must exist already.
+        "new_sets": 0,
+        "note": "A card file can only add and change cards; its sets, factions and keywords "
+        "must exist already.",
+    }
+
+
+def file_propose(
+    *,
+    curator: Any,
+    game: Game,
+    upload: UploadedFile,
+    source: Any,
+    note: str = "",
+    email_me: bool = False,
+) -> Proposal:
+    """Store a card file as one proposal, or refuse it storing nothing: PermissionDenied for a
+    non-curator, InputError naming the file's problems by line and field, LimitReached past
+    MAX_OPEN_PER_USER. The per-request throttles are the caller's."""
+    from cardsite.contributions.services.proposals import _check_source
+
+    if not is_curator(curator, game.pk):
+        raise PermissionDenied(f"Only a curator of {game.name} may propose a card file.")
+    if timezone.now() - curator.date_joined < MIN_ACCOUNT_AGE:
+        raise PermissionDenied("An account may propose once it is an hour old.")
+    if len(note) > MAX_NOTE:
+        raise InputError("note", f"a note may be at most {MAX_NOTE:,} characters")
+    if upload.size is None or upload.size > MAX_BULK_BYTES:
+        raise InputError(
+            "file",
+            f"a card file may be at most {MAX_BULK_BYTES // (1024 * 1024)} MB (MAX_BULK_BYTES)",
+        )
+    source = _check_source(source, False)
+    raw = upload.read(MAX_BULK_BYTES + 1)
+    if len(raw) > MAX_BULK_BYTES:
+        raise InputError("file", "a card file may be at most 40 MB (MAX_BULK_BYTES)")
+    cards = _read(game, raw)
+    if not cards:
+        raise InputError("file", "the file names no cards")
+    summary = _summary(game, cards)
+    stored = ""
+    try:
+        with transaction.atomic():
+            get_user_model().objects.select_for_update().filter(pk=curator.pk).first()
+            if (
+                Proposal.objects.filter(proposer=curator, status=Proposal.Status.OPEN).count()
+                >= MAX_OPEN_PER_USER
+            ):
+                raise LimitReached(
+                    code="open_proposals",
+                    message=f"You have {MAX_OPEN_PER_USER} open proposals, the most one "
+                    "account may have.",
+                )
+            proposal = Proposal(
+                game=game,
+                kind=Proposal.Kind.BULK,
+                proposer=curator,
+                source_kind=source.kind,
+                source_text=source.text,
+                source_url=source.url,
+                note=note.strip(),
+                email_me=email_me,
+                summary=summary,
+            )
+            stored = default_storage.save(PRIVATE_FOLDER + "files/cards.csv", ContentFile(raw))
+            proposal.bulk_file.name = stored
+            proposal.save()
+    except BaseException:
+        if stored:
+            default_storage.delete(stored)
+        raise
+    return proposal
+
+
+def _values(ids: list[int]) -> dict[int, dict[str, Any]]:
+    """Cards' values by id, read in chunks: SQLite bounds a query's parameters."""
+    values: dict[int, dict[str, Any]] = {}
+    for start in range(0, len(ids), _IN_CHUNK):
+        for card in card_queryset().filter(pk__in=ids[start : start + _IN_CHUNK]):
+            values[card.pk] = card_values(card)
+    return values
+
+
+def file_approve(*, proposal: Proposal, reviewer: Any) -> dict[str, int]:
+    """Import the proposal's stored file and record each card's history, in the caller's
+    transaction: any failure leaves nothing written. InputError naming the file's problems
+    when it is no longer valid for the catalogue as it is now (it is checked again)."""
+    game = proposal.game
+    with proposal.bulk_file.open("rb") as handle:
+        raw = handle.read()
+    # The stored file passed _read when proposed and cannot change since; the import checks
+    # it again against the catalogue as it is now.
+    created: list[Card] = []
+    before: dict[int, dict[str, Any]] = {}
+
+    def note_old_values(new: list[Card], changed_ids: list[int]) -> None:
+        created.extend(new)
+        before.update(_values(changed_ids))
+
+    source = {**proposal.source_dict(), "proposal": proposal.pk}
+    with transaction.atomic():
+        try:
+            document = read_document(raw, "csv", game.engine.stats)
+            summary = catalogue_import(
+                game_slug=game.slug, document=document, before_write=note_old_values
+            )
+        except DocumentError as exc:
+            raise InputError("file", problems_message(exc.problems)) from None
+        now = timezone.now()
+        new_ids = [card.pk for card in created]
+        for start in range(0, len(new_ids), _IN_CHUNK):
+            Card.objects.filter(pk__in=new_ids[start : start + _IN_CHUNK]).update(
+                community="sourced"
+            )
+
+        def change(card_id: int, field: str, old: Any, new: Any) -> CardChange:
+            return CardChange(
+                card_id=card_id,
+                field=field,
+                before=old,
+                after=new,
+                author=proposal.proposer,
+                reviewer=reviewer,
+                source=source,
+                proposal=proposal.pk,
+                at=now,
+            )
+
+        records = [change(card.pk, "card", None, card.name) for card in created]
+        after = _values(list(before))
+        for pk, old in before.items():
+            records += [
+                change(pk, k, old.get(k), v) for k, v in after[pk].items() if old.get(k) != v
+            ]
+        CardChange.objects.bulk_create(records, batch_size=_CHUNK)
+    return {"created": summary.created, "updated": summary.updated}
