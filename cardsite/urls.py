@@ -51,8 +51,6 @@ urlpatterns = [
     # Before the catalogue's: its cards/<id>/<slug>/ would take cards/<id>/history/.
     path("", include("cardsite.contributions.urls")),
     path("", include("decks.urls")),
-    # Before the catalogue's: its cards/<id>/<slug>/ would take cards/<id>/history/.
-    path("", include("cardsite.contributions.urls")),
     path("", include("cardsite.catalogue.urls")),
     # Card art only, under DEBUG or not; the rest of media/ is never served as files (job
     # results go through their owner-checked API, faces through their own view).

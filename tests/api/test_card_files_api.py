@@ -2,18 +2,11 @@ import json
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.urls import include, path
 
 from cardsite.catalogue.documents import write_csv
 from cardsite.catalogue.selectors import card_queryset, card_record
-from cardsite.contributions.api.files import file_urls
 from cardsite.contributions.models import Proposal
 from tests.contributions.conftest import _user
-
-# The card-file endpoint alone, at its real address: the proposals' API urls file that
-# includes it is Part B's.
-urlpatterns = [path("api/v1/", include(file_urls))]
-pytestmark = pytest.mark.urls(__name__)
 
 URL = "/api/v1/proposals/file/"
 GAME = "conquest-for-the-capital"

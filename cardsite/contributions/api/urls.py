@@ -1,5 +1,6 @@
 from django.urls import path
 
+from cardsite.contributions.api.files import file_urls
 from cardsite.contributions.api.views import (
     CardConfirmView,
     CardHistoryView,
@@ -14,6 +15,7 @@ from cardsite.contributions.api.views import (
 urlpatterns = [
     path("proposals/", ProposalsView.as_view(), name="proposals"),
     path("proposals/photo/", ProposalPhotoView.as_view(), name="proposal-photo"),
+    *file_urls,
     path("proposals/<int:pk>/", ProposalDetailView.as_view(), name="proposal-detail"),
     path("proposals/<int:pk>/approve/", ProposalApproveView.as_view(), name="proposal-approve"),
     path("proposals/<int:pk>/reject/", ProposalRejectView.as_view(), name="proposal-reject"),
