@@ -216,7 +216,7 @@ def _propose(request: Request) -> Response:
         if card is None:
             raise ValidationError({"card": ["No such card."]})
     kind = data.get("kind") or _inferred_kind(data["card"], data["changes"])
-    source = data["source"]
+    source = data["source"] or {"kind": "", "text": "", "url": ""}
     try:
         spend_proposal(request._request)
         proposal = proposal_create(
