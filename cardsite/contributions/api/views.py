@@ -195,7 +195,8 @@ class ProposalsView(ListAPIView[Proposal]):
     @extend_schema(
         summary="Propose a card, a change, a ruling, an erratum, an image or a set",
         description=CREATE_DESCRIPTION,
-        request=ProposalCreateSerializer,
+        # JSON only in the schema: the multipart form is proposals/photo/'s operation.
+        request={"application/json": ProposalCreateSerializer},
         responses={201: ProposalSerializer},
     )
     def post(self, request: Request) -> Response:
