@@ -127,7 +127,8 @@ REFUSALS.update(
                 "`source`: a rulebook source names its passage, a publisher's page its "
                 "http(s) address; in a multipart body, a text starting with `{` is read as a "
                 "JSON object.",
-                "`photo`: needed for an image, and for the printed card as the source.",
+                "`photo`: a JPEG, PNG or WebP image, within the limits of art uploads; needed for "
+                "an image, and for the printed card as the source.",
             )
             for label in ("POST /api/v1/proposals/", "POST /api/v1/proposals/photo/")
         },

@@ -28,8 +28,17 @@ REFUSED_FOR_A_FACT = [
     # card file; which card it names, and its source's kind, decide what else it needs.
     ({*PROPOSE, APPROVE}, r"changes(\..+)?", "."),
     (PROPOSE, "card", "No such card|this kind of proposal is about a card|the card belongs"),
-    (PROPOSE, "source", "a rulebook source names|a publisher's page is given|not a JSON object"),
-    (PROPOSE, "photo", "a printed card as the source needs|a card image proposal needs"),
+    (
+        PROPOSE,
+        "source",
+        "a rulebook source names|a publisher's page is given|not a JSON object"
+        "|every proposal needs",
+    ),
+    (
+        PROPOSE,
+        "photo",
+        "a printed card as the source needs|a card image proposal needs|Upload a valid image",
+    ),
     (
         {"POST /api/v1/cards/{id}/history/{change}/revert/"},
         "change",

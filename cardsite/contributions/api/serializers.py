@@ -129,7 +129,9 @@ class ProposalCreateSerializer(serializers.Serializer):
         help_text="The card's short id; null for a new card or set.",
     )
     changes = ChangesField(required=False, default=dict)
-    source = SourceField()
+    # Not required here, so that a missing or empty source (a multipart body drops an empty
+    # field) is the service's refusal naming `source`, as on the pages.
+    source = SourceField(required=False, default=None)
     note = serializers.CharField(required=False, allow_blank=True, default="", max_length=MAX_NOTE)
     email_me = serializers.BooleanField(
         required=False, default=False, help_text="E-mail the outcome (needs an address)."

@@ -195,7 +195,8 @@ class ProposalsView(ListAPIView[Proposal]):
     @extend_schema(
         summary="Propose a card, a change, a ruling, an erratum, an image or a set",
         description=CREATE_DESCRIPTION,
-        request=ProposalCreateSerializer,
+        # JSON only in the schema: the multipart form is proposals/photo/'s operation.
+        request={"application/json": ProposalCreateSerializer},
         responses={201: ProposalSerializer},
     )
     def post(self, request: Request) -> Response:
@@ -216,7 +217,7 @@ def _propose(request: Request) -> Response:
         if card is None:
             raise ValidationError({"card": ["No such card."]})
     kind = data.get("kind") or _inferred_kind(data["card"], data["changes"])
-    source = data["source"]
+    source = data["source"] or {"kind": "", "text": "", "url": ""}
     try:
         spend_proposal(request._request)
         proposal = proposal_create(
