@@ -27,7 +27,7 @@ def _old_user(name: str) -> User:
 @pytest.fixture
 def scene():
     """Committed: a curator, two proposers and the card they propose changes to."""
-    card = Card.objects.filter(game__slug=GAME, card_set__code="CFC-SMP").order_by("number_sort")[0]
+    card = Card.objects.filter(game__slug=GAME, card_set__code="CFC-RB").order_by("number_sort")[0]
     saved = {"name": card.name, "rules_text": card.rules_text, "artist": card.artist}
 
     def make() -> tuple[User, User, User]:
