@@ -28,7 +28,11 @@ def _old_user(name: str) -> User:
 def scene():
     """Committed: a curator, two proposers and the card they propose changes to."""
     card = Card.objects.filter(game__slug=GAME, card_set__code="CFC-RB").order_by("number_sort")[0]
-    saved = {"name": card.name, "rules_text": card.rules_text, "artist": card.artist}
+    # Every column, not only those the races change: an approval also rewrites the slug, the
+    # search columns and the content hash, which later tests read.
+    saved = {
+        f.attname: getattr(card, f.attname) for f in Card._meta.concrete_fields if not f.primary_key
+    }
 
     def make() -> tuple[User, User, User]:
         curator = _old_user("race-curator")
