@@ -23,6 +23,7 @@ LEAVE = "POST /api/v1/collection/pool/leave/"
 IMPORTS = {"POST /api/v1/collection/import/", "POST /api/v1/collection/import/csv/"}
 PROPOSE = {"POST /api/v1/proposals/", "POST /api/v1/proposals/photo/"}
 APPROVE = "POST /api/v1/proposals/{id}/approve/"
+CARD_FILE = "POST /api/v1/proposals/file/"
 REFUSED_FOR_A_FACT = [
     # A proposal's changes are checked by its game's card schema, as the importer checks a
     # card file; which card it names, and its source's kind, decide what else it needs.
@@ -38,6 +39,14 @@ REFUSED_FOR_A_FACT = [
         PROPOSE,
         "photo",
         "a printed card as the source needs|a card image proposal needs|Upload a valid image",
+    ),
+    # A card file is checked whole by the importer, and its source as a proposal's is.
+    ({CARD_FILE}, "file", "."),
+    (
+        {CARD_FILE},
+        "source",
+        "the source is JSON|a rulebook source names|a publisher's page is given"
+        "|every proposal needs|a printed card as the source",
     ),
     (
         {"POST /api/v1/cards/{id}/history/{change}/revert/"},

@@ -271,28 +271,30 @@ def urls(_server: str, django_db_blocker: Any) -> Iterator[dict[str, str]]:
         )
         owner.refresh_from_db()
         friend.refresh_from_db()
-        Curator.objects.create(user=owner, game=sample.game)
+        # Proposals are made to official cards: sample cards take none.
+        official = Card.objects.filter(card_set__is_official=True).order_by("id").first()
+        Curator.objects.create(user=owner, game=official.game)
         proposed = proposal_create(
             proposer=friend,
-            game=sample.game,
+            game=official.game,
             kind="edit",
-            card=sample,
+            card=official,
             changes={"name": f"Renamed {LONG_WORD}", "text": f"New text. {LONG_WORD}"},
             source=SourceInput(kind="publisher", url=f"https://example.com/{LONG_WORD}"),
             note=f"Seen on the publisher's page. {LONG_WORD}",
         )
         own = proposal_create(
             proposer=owner,
-            game=sample.game,
+            game=official.game,
             kind="ruling",
-            card=sample,
+            card=official,
             changes={"rulings": {"text": f"It may be played twice. {LONG_WORD}"}},
             source=SourceInput(kind="rulebook", text="page 9"),
         )
         Notification.objects.create(user=owner, proposal=own, text="Your ruling was approved.")
-        propose = f"/proposals/new/{sample.game.slug}/"
-        found["propose-edit"] = f"{propose}?kind=edit&card={sample.short_id}"
-        found["propose-card"] = f"{propose}?kind=card&set={a_set.code}"
+        propose = f"/proposals/new/{official.game.slug}/"
+        found["propose-edit"] = f"{propose}?kind=edit&card={official.short_id}"
+        found["propose-card"] = f"{propose}?kind=card&set={official.card_set.code}"
         found["proposal"] = f"/proposals/{proposed.pk}/"
         found["review-queue"] = "/review/"
         found["my-proposals"] = "/proposals/"
