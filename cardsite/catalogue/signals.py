@@ -6,7 +6,6 @@ factions, keywords, rarities, rulings and errata it displays.
 
 from typing import Any
 
-from django.db import transaction
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
 from cardsite.catalogue.models import (
@@ -21,14 +20,11 @@ from cardsite.catalogue.models import (
     Ruling,
     Subtype,
 )
-from cardsite.catalogue.versioning import bump_catalogue_version
+from cardsite.catalogue.versioning import catalogue_written
 
 
 def catalogue_changed(sender: type, **kwargs: Any) -> None:
-    # Now, so this process stops serving stale records at once; and after commit, so a
-    # request that cached the old data while the transaction was open is not trusted either.
-    bump_catalogue_version()
-    transaction.on_commit(bump_catalogue_version)
+    catalogue_written()
 
 
 for model in (Card, CardSet, CardType, Errata, Faction, Game, Keyword, Rarity, Ruling, Subtype):

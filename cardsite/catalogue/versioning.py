@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 from django.core.cache import cache
+from django.db import transaction
 
 KEY = "catalogue:version"
 
@@ -37,3 +38,11 @@ def bump_catalogue_version() -> None:
         cache.incr(KEY)
     except ValueError:  # not set yet, or evicted: a fresh clock-based value invalidates
         catalogue_version()
+
+
+def catalogue_written() -> None:
+    """Move the version for a write in the current transaction: now, so this process stops
+    serving stale records at once; and after commit, so that a request which cached the old
+    data while the transaction was open is not trusted either."""
+    bump_catalogue_version()
+    transaction.on_commit(bump_catalogue_version)

@@ -29,7 +29,7 @@ from cardsite.catalogue.models import (
 from cardsite.catalogue.services.check import CleanCard, check_document
 from cardsite.catalogue.services.games import game_sync
 from cardsite.catalogue.short_ids import short_id_candidates
-from cardsite.catalogue.versioning import bump_catalogue_version
+from cardsite.catalogue.versioning import catalogue_written
 from engines import get_engine
 from engines.base import slugify
 
@@ -112,8 +112,7 @@ def catalogue_import(
             _upsert(Term, game, "slug", sections["terms"])
             if cards:
                 write_cards(game, cards, summary, progress, before_write=before_write)
-            bump_catalogue_version()
-            transaction.on_commit(bump_catalogue_version)
+            catalogue_written()
     except (IntegrityError, DataError) as exc:
         # Some conflicts only the database sees: a row another session committed while this
         # import ran, or a value one backend stores and another refuses. The transaction
