@@ -41,6 +41,18 @@ def count_breaks(
     return ends
 
 
+def plain_text(text: str) -> str:
+    """`text` trimmed, with every line break str.splitlines() knows written as "\\n" ("\\r\\n"
+    once): a browser's textarea sends "\\r\\n", and a break a page does not show as one (VT,
+    U+2028...) would still differ in comparisons, diffs and exports."""
+    return "\n".join(text.splitlines()).strip()
+
+
+def one_line(text: str) -> bool:
+    """Whether `text` holds no line break of any kind."""
+    return not any(c in text for c in TEXT_BREAKS)
+
+
 def count_lines(text: str, breaks: str = TEXT_BREAKS) -> int:
     """How many lines `text` splits into at `breaks` (for TEXT_BREAKS, exactly
     len(text.splitlines())), counted without making them."""

@@ -29,8 +29,9 @@ from cardsite.catalogue.models import Card, CardChange, CardSet, Game
 from cardsite.catalogue.selectors import card_queryset, card_record
 from cardsite.catalogue.services.check import CleanCard, check_document
 from cardsite.catalogue.services.write import ImportSummary, write_cards
-from cardsite.catalogue.versioning import bump_catalogue_version
+from cardsite.catalogue.versioning import catalogue_written
 from engines.base import GameEngine
+from engines.bounds import one_line, plain_text
 from engines.errors import InputError
 
 # Bounds on one change, documented in the README's Limits table.
@@ -43,13 +44,18 @@ MAX_ENTRY = 2_000
 _HTML = re.compile(r"<\s*[A-Za-z/!?]")
 
 _LIST_FIELDS = CSV_LIST_COLUMNS - {"inferred"}
+# The texts a card shows on several lines; every other text a change names is one line.
+_MULTILINE = frozenset({"text", "flavour", "description", "rulings", "errata"})
 _TEXT_LIMITS = {"name": 120, "artist": 120, "number": 16, "set": 20}
 
 
 def card_values(card: Card) -> dict[str, Any]:
     """The card's editable values under their change names: its stats flattened to their
     keys, as the card CSV writes them."""
-    record = card_record(card)
+    return _values(card_record(card))
+
+
+def _values(record: dict[str, Any]) -> dict[str, Any]:
     values = {key: record[key] for key in FIELDS}
     values.update(record["stats"])
     values["rulings"] = record["rulings"]
@@ -75,41 +81,49 @@ class CheckedEdit:
     diff: list[FieldDiff]
 
 
-def _plain(field: str, value: Any, limit: int) -> str:
+def _plain(field: str, value: Any, limit: int, *, bounded: bool = True) -> str:
+    """`value` as text of at most `limit` characters, without HTML; a field of one line
+    (a name, a number...) holds no line break, and the others have theirs written as "\\n".
+    `bounded=False` (a revert, putting back a value the card had) keeps only the shape checks."""
     if not isinstance(value, str):
         raise InputError(field, f"must be text, got {type(value).__name__}")
-    if len(value) > limit:
+    text = plain_text(value)
+    if not bounded:
+        return text
+    if len(text) > limit:
         raise InputError(field, f"is longer than {limit:,} characters")
-    if _HTML.search(value):
+    if _HTML.search(text):
         raise InputError(field, "may not hold HTML: write the card's words as plain text")
-    return value.strip()
+    if field not in _MULTILINE and not one_line(text):
+        raise InputError(field, "is one line: it may not hold a line break")
+    return text
 
 
-def _list(field: str, value: Any) -> list[str]:
+def _list(field: str, value: Any, bounded: bool) -> list[str]:
     if value is None:
         return []
     if isinstance(value, str):
         value = [part for part in value.split(LIST_SEPARATOR)]
     if not isinstance(value, list):
         raise InputError(field, "must be a list of names, or names separated by ';'")
-    if len(value) > MAX_LIST_ITEMS:
+    if bounded and len(value) > MAX_LIST_ITEMS:
         raise InputError(field, f"may list at most {MAX_LIST_ITEMS} names, got {len(value):,}")
-    return [n for n in (_plain(field, v, 120) for v in value) if n]
+    return [n for n in (_plain(field, v, 120, bounded=bounded) for v in value) if n]
 
 
-def _entry(field: str, value: Any) -> dict[str, Any]:
+def _entry(field: str, value: Any, bounded: bool = True) -> dict[str, Any]:
     """A ruling or erratum to add: its text, or {text, date, source}."""
     if isinstance(value, str):
         value = {"text": value}
     if not isinstance(value, Mapping) or set(value) - {"text", "date", "source"}:
         raise InputError(field, "must be a text, or an object of text, date and source")
-    text = _plain(field, value.get("text") or "", MAX_ENTRY)
+    text = _plain(field, value.get("text") or "", MAX_ENTRY, bounded=bounded)
     if not text:
         raise InputError(field, "needs a text")
     return {
         "date": value.get("date") or None,
         "text": text,
-        "source": _plain(field, value.get("source") or "", MAX_ENTRY),
+        "source": _plain(field, value.get("source") or "", MAX_ENTRY, bounded=bounded),
     }
 
 
@@ -123,6 +137,10 @@ def normalise_changes(engine: GameEngine, changes: Any, *, entries: str = "add")
         raise InputError("changes", f"may name at most {MAX_FIELDS} fields")
     known = field_labels(engine)
     stats = {s.key: s for s in engine.stats}
+    # A revert puts back what the card had, which may be more than a proposal may bring
+    # (a rulebook card's 60 rulings): only the shape of its values is checked, and the
+    # importer's own checks, which hold for every card.
+    bounded = entries == "add"
     out: dict[str, Any] = {}
     for field, value in changes.items():
         if field not in known:
@@ -134,37 +152,38 @@ def normalise_changes(engine: GameEngine, changes: Any, *, entries: str = "add")
             if value is None or (isinstance(value, str) and not value.strip()):
                 out[field] = None
             elif isinstance(value, str):
-                out[field] = stats[field].coerce(_plain(field, value, 40))
+                out[field] = stats[field].coerce(_plain(field, value, 40, bounded=bounded))
             else:
                 out[field] = value
         elif field in _LIST_FIELDS:
-            out[field] = _list(field, value)
+            out[field] = _list(field, value, bounded)
         elif field in ENTRY_FIELDS:
             if entries == "add":
                 out[field] = _entry(field, value)
             elif isinstance(value, list):
-                out[field] = [_entry(field, v) for v in value[:MAX_LIST_ITEMS]]
+                out[field] = [_entry(field, v, bounded) for v in value]
             else:
                 raise InputError(field, "must be a list of entries")
         else:
-            out[field] = _plain(field, value or "", _TEXT_LIMITS.get(field, MAX_TEXT))
+            limit = _TEXT_LIMITS.get(field, MAX_TEXT)
+            out[field] = _plain(field, value or "", limit, bounded=bounded)
     return out
 
 
-def _record(card: Card | None, base: dict[str, Any], engine: GameEngine) -> dict[str, Any]:
-    """The catalogue record for `base` (change names), keeping what changes never touch."""
+def _record(
+    kept: dict[str, Any], before: dict[str, Any], after: dict[str, Any], engine: GameEngine
+) -> dict[str, Any]:
+    """The catalogue record for `after` (change names), keeping from `kept` (the card's
+    record, or {} for a new card) what changes never touch."""
     stat_keys = {s.key for s in engine.stats}
-    kept = card_record(card) if card is not None else {}
-    record = {k: v for k, v in base.items() if k not in stat_keys}
-    record["stats"] = {k: v for k, v in base.items() if k in stat_keys and v is not None}
+    record = {k: v for k, v in after.items() if k not in stat_keys}
+    record["stats"] = {k: v for k, v in after.items() if k in stat_keys and v is not None}
     for key in ("source", "notes", "short_id"):
         record[key] = kept.get(key, "")
-    changed = {k for k, v in base.items() if kept and card_values(card).get(k) != v}  # type: ignore[arg-type]
+    changed = {k for k, v in after.items() if before.get(k) != v}
     # A value somebody stated, with a source, is no longer inferred.
     record["inferred"] = [
-        name
-        for name in kept.get("inferred", [])
-        if name.removeprefix("stats.") not in changed and not (name == "text" and "text" in changed)
+        name for name in kept.get("inferred", []) if name.removeprefix("stats.") not in changed
     ]
     return record
 
@@ -176,8 +195,9 @@ def edit_check(
     make; InputError naming the field at fault. Writes nothing."""
     engine = game.engine
     wanted = normalise_changes(engine, changes, entries=entries)
-    before = card_values(card) if card is not None else {}
-    after = {k: v for k, v in before.items()}
+    kept = card_record(card) if card is not None else {}
+    before = _values(kept) if card is not None else {}
+    after = dict(before)
     for field, value in wanted.items():
         if field in ENTRY_FIELDS and entries == "add":
             after[field] = [*before.get(field, []), value]
@@ -196,7 +216,7 @@ def edit_check(
             Document(
                 sections={
                     **Document().sections,
-                    "cards": [Record(None, _record(card, after, engine))],
+                    "cards": [Record(None, _record(kept, before, after, engine))],
                 }
             ),
         )
@@ -282,8 +302,7 @@ def card_edit(
                 for d in diff
             ]
         )
-        bump_catalogue_version()
-        transaction.on_commit(bump_catalogue_version)
+        catalogue_written()
     return card, recorded
 
 
@@ -295,10 +314,8 @@ def card_change_revert(*, change: CardChange, reviewer: Any) -> list[CardChange]
     source = {"kind": "revert", "text": f"Revert of change {change.pk}"}
     if change.field == "card":
         try:
-            with transaction.atomic():
-                card.delete()
-                bump_catalogue_version()
-                transaction.on_commit(bump_catalogue_version)
+            # The catalogue's delete signal moves the version.
+            card.delete()
         except ProtectedError:
             raise InputError(
                 "change", "the card is held in decks or collections, so it cannot be removed"
@@ -345,8 +362,7 @@ def card_art_record(
             proposal=proposal,
             at=timezone.now(),
         )
-        bump_catalogue_version()
-        transaction.on_commit(bump_catalogue_version)
+        catalogue_written()
     return change
 
 
@@ -361,8 +377,7 @@ def card_confirm(*, card: Card, curator: Any) -> Card:
         if added is not None and curator.pk in (added.reviewer_id, added.author_id):
             raise InputError("card", "a second curator confirms: not who proposed or approved it")
         Card.objects.filter(pk=card.pk).update(community="confirmed", confirmed_by=curator)
-        bump_catalogue_version()
-        transaction.on_commit(bump_catalogue_version)
+        catalogue_written()
     card.refresh_from_db()
     return card
 
@@ -393,17 +408,7 @@ def set_check(*, game: Game, values: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def card_set_add(*, game: Game, values: Mapping[str, Any]) -> CardSet:
-    """Add an official set (as set_check checks it) and move the catalogue version."""
+    """Add an official set, as set_check checks it."""
     clean = set_check(game=game, values=values)
-    with transaction.atomic():
-        card_set = CardSet.objects.create(
-            game=game,
-            code=clean["code"],
-            name=clean["name"],
-            release_date=clean["release_date"],
-            description=clean["description"],
-            is_official=True,
-        )
-        bump_catalogue_version()
-        transaction.on_commit(bump_catalogue_version)
-    return card_set
+    # The catalogue's save signal moves the version.
+    return CardSet.objects.create(game=game, is_official=True, **clean)
