@@ -12,10 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.core.files.base import ContentFile
-from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from django.utils import timezone
@@ -29,13 +27,11 @@ from cardsite.catalogue.services.write import catalogue_import
 from cardsite.contributions.limits import (
     BULK_SAMPLE,
     MAX_BULK_BYTES,
-    MAX_NOTE,
-    MAX_OPEN_PER_USER,
-    MIN_ACCOUNT_AGE,
 )
-from cardsite.contributions.models import PRIVATE_FOLDER, Proposal
+from cardsite.contributions.models import Proposal
 from cardsite.contributions.selectors import is_curator
-from cardsite.limits import LimitReached
+from cardsite.contributions.services.intake import proposer_check, source_check, store_open
+from engines.bounds import capped
 from engines.errors import InputError
 
 # How many of a refused file's problems its message lists; the rest are counted.
@@ -47,10 +43,8 @@ _IN_CHUNK = 900
 def problems_message(problems: Iterable[Problem]) -> str:
     """A refused file's problems, as "line N, field: message", the first SHOWN_PROBLEMS of
     them and how many more."""
-    problems = list(problems)
-    shown = "; ".join(str(p) for p in problems[:SHOWN_PROBLEMS])
-    more = len(problems) - SHOWN_PROBLEMS
-    return shown + (f"; and {more:,} more problems" if more > 0 else "")
+    shown, more = capped(list(problems), SHOWN_PROBLEMS)
+    return "; ".join(str(p) for p in shown) + (f"; and {more:,} more problems" if more else "")
 
 
 def _read(game: Game, raw: bytes) -> list[CleanCard]:
@@ -155,59 +149,31 @@ def file_propose(
     """Store a card file as one proposal, or refuse it storing nothing: PermissionDenied for a
     non-curator, InputError naming the file's problems by line and field, LimitReached past
     MAX_OPEN_PER_USER. The per-request throttles are the caller's."""
-    from cardsite.contributions.services.proposals import _check_source
-
     if not is_curator(curator, game.pk):
         raise PermissionDenied(f"Only a curator of {game.name} may propose a card file.")
-    if timezone.now() - curator.date_joined < MIN_ACCOUNT_AGE:
-        raise PermissionDenied("An account may propose once it is an hour old.")
-    if len(note) > MAX_NOTE:
-        raise InputError("note", f"a note may be at most {MAX_NOTE:,} characters")
+    note = proposer_check(curator, note)
+    too_large = f"a card file may be at most {MAX_BULK_BYTES // (1024 * 1024)} MB (MAX_BULK_BYTES)"
     if upload.size is None or upload.size > MAX_BULK_BYTES:
-        raise InputError(
-            "file",
-            f"a card file may be at most {MAX_BULK_BYTES // (1024 * 1024)} MB (MAX_BULK_BYTES)",
-        )
-    source = _check_source(source, False)
+        raise InputError("file", too_large)
+    source = source_check(source, False)
     raw = upload.read(MAX_BULK_BYTES + 1)
     if len(raw) > MAX_BULK_BYTES:
-        raise InputError("file", "a card file may be at most 40 MB (MAX_BULK_BYTES)")
+        raise InputError("file", too_large)
     cards = _read(game, raw)
     if not cards:
         raise InputError("file", "the file names no cards")
-    summary = _summary(game, cards)
-    stored = ""
-    try:
-        with transaction.atomic():
-            get_user_model().objects.select_for_update().filter(pk=curator.pk).first()
-            if (
-                Proposal.objects.filter(proposer=curator, status=Proposal.Status.OPEN).count()
-                >= MAX_OPEN_PER_USER
-            ):
-                raise LimitReached(
-                    code="open_proposals",
-                    message=f"You have {MAX_OPEN_PER_USER} open proposals, the most one "
-                    "account may have.",
-                )
-            proposal = Proposal(
-                game=game,
-                kind=Proposal.Kind.BULK,
-                proposer=curator,
-                source_kind=source.kind,
-                source_text=source.text,
-                source_url=source.url,
-                note=note.strip(),
-                email_me=email_me,
-                summary=summary,
-            )
-            stored = default_storage.save(PRIVATE_FOLDER + "files/cards.csv", ContentFile(raw))
-            proposal.bulk_file.name = stored
-            proposal.save()
-    except BaseException:
-        if stored:
-            default_storage.delete(stored)
-        raise
-    return proposal
+    proposal = Proposal(
+        game=game,
+        kind=Proposal.Kind.BULK,
+        proposer=curator,
+        source_kind=source.kind,
+        source_text=source.text,
+        source_url=source.url,
+        note=note,
+        email_me=email_me,
+        summary=_summary(game, cards),
+    )
+    return store_open(proposal, file_field="bulk_file", content=ContentFile(raw, name="cards.csv"))
 
 
 def _values(ids: list[int]) -> dict[int, dict[str, Any]]:

@@ -12,15 +12,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.contrib.auth import get_user_model
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import PermissionDenied
 from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import UploadedFile
-from django.core.validators import URLValidator
 from django.db import transaction
-from django.utils import timezone
 
 from cardsite.catalogue.models import Card, CardSet, Game
+from cardsite.catalogue.selectors import card_queryset
 from cardsite.catalogue.services.edits import (
     ENTRY_FIELDS,
     card_art_record,
@@ -32,33 +30,26 @@ from cardsite.catalogue.services.edits import (
     set_check,
 )
 from cardsite.contributions.limits import (
-    MAX_NOTE,
-    MAX_OPEN_PER_USER,
     MAX_REASON,
-    MAX_SOURCE_TEXT,
-    MIN_ACCOUNT_AGE,
 )
 from cardsite.contributions.models import Proposal
 from cardsite.contributions.selectors import is_curator
-from cardsite.contributions.services.notify import tell_proposer
+from cardsite.contributions.services.files import file_approve
+from cardsite.contributions.services.intake import (
+    SourceInput,
+    close,
+    proposer_check,
+    source_check,
+    store_open,
+)
 from cardsite.contributions.services.photos import clean_photo
-from cardsite.limits import LimitReached
+from engines.bounds import plain_text
 from engines.errors import InputError
 
 Kind = Proposal.Kind
 # Which kinds are about one card, and the field a ruling or erratum adds to.
 _ABOUT_A_CARD = {Kind.EDIT, Kind.RULING, Kind.ERRATUM, Kind.IMAGE}
 _ENTRY_OF = {Kind.RULING: "rulings", Kind.ERRATUM: "errata"}
-
-
-@dataclass(frozen=True)
-class SourceInput:
-    """Where a proposal's facts come from: a rulebook passage, the printed card (a photo),
-    or a publisher's page."""
-
-    kind: str
-    text: str = ""
-    url: str = ""
 
 
 @dataclass(frozen=True)
@@ -88,34 +79,6 @@ class ProposalClosed(Exception):
 class _Checked:
     changes: dict[str, Any]
     base: dict[str, Any] = field(default_factory=dict)
-
-
-def _check_source(source: SourceInput, has_photo: bool) -> SourceInput:
-    kinds = Proposal.Source.values
-    if source.kind not in kinds:
-        raise InputError(
-            "source",
-            "every proposal needs a source: a rulebook passage (rulebook), the printed card "
-            "with a photo (printed_card) or a publisher's page (publisher)",
-        )
-    text = (source.text or "").strip()
-    url = (source.url or "").strip()
-    if len(text) > MAX_SOURCE_TEXT:
-        raise InputError("source", f"a source's text may be at most {MAX_SOURCE_TEXT:,} characters")
-    if source.kind == Proposal.Source.RULEBOOK and not text:
-        raise InputError("source", "a rulebook source names its passage, e.g. '§4.2, page 9'")
-    if source.kind == Proposal.Source.PRINTED_CARD and not has_photo:
-        raise InputError("photo", "a printed card as the source needs a photo of it")
-    if source.kind == Proposal.Source.PUBLISHER:
-        try:
-            URLValidator(schemes=["http", "https"])(url)
-        except ValidationError:
-            raise InputError(
-                "source", "a publisher's page is given by its http(s) address"
-            ) from None
-        if len(url) > 500:
-            raise InputError("source", "an address may be at most 500 characters")
-    return SourceInput(source.kind, text, url)
 
 
 def _check(
@@ -176,54 +139,26 @@ def proposal_create(
         raise InputError(
             "kind", f"a proposal is one of: {', '.join(k for k in Kind.values if k != Kind.BULK)}"
         )
-    if timezone.now() - proposer.date_joined < MIN_ACCOUNT_AGE:
-        raise PermissionDenied(
-            "An account may propose once it is an hour old: this keeps throwaway accounts "
-            "from flooding the review queue."
-        )
-    if len(note) > MAX_NOTE:
-        raise InputError("note", f"a note may be at most {MAX_NOTE:,} characters")
+    note = proposer_check(proposer, note)
     if kind == Kind.IMAGE and photo is None:
         raise InputError("photo", "a card image proposal needs the image")
-    source = _check_source(source, photo is not None)
+    source = source_check(source, photo is not None)
     checked = _check(game=game, kind=kind, card=card, changes=changes)
+    proposal = Proposal(
+        game=game,
+        card=card,
+        kind=kind,
+        proposer=proposer,
+        changes=checked.changes,
+        base=checked.base,
+        source_kind=source.kind,
+        source_text=source.text,
+        source_url=source.url,
+        note=note,
+        email_me=email_me,
+    )
     content = clean_photo(photo, photo.size) if photo is not None else None
-    stored = ""
-    try:
-        with transaction.atomic():
-            # Queue one proposer's proposals, so that two at once cannot both be the 50th.
-            get_user_model().objects.select_for_update().filter(pk=proposer.pk).first()
-            open_ = Proposal.objects.filter(proposer=proposer, status=Proposal.Status.OPEN)
-            if open_.count() >= MAX_OPEN_PER_USER:
-                raise LimitReached(
-                    code="open_proposals",
-                    message=f"You have {MAX_OPEN_PER_USER} open proposals, the most one "
-                    "account may have; propose more once curators have reviewed some.",
-                )
-            proposal = Proposal(
-                game=game,
-                card=card,
-                kind=kind,
-                proposer=proposer,
-                changes=checked.changes,
-                base=checked.base,
-                source_kind=source.kind,
-                source_text=source.text,
-                source_url=source.url,
-                note=note.strip(),
-                email_me=email_me,
-            )
-            if content is not None:
-                stored = default_storage.save(
-                    Proposal._meta.get_field("photo").upload_to + content.name, content
-                )
-                proposal.photo.name = stored
-            proposal.save()
-    except BaseException:
-        if stored:
-            default_storage.delete(stored)
-        raise
-    return proposal
+    return store_open(proposal, file_field="photo", content=content)
 
 
 def _reviewable(proposal: Proposal, reviewer: Any) -> Proposal:
@@ -243,8 +178,7 @@ def stale_fields(proposal: Proposal, changes: Mapping[str, Any]) -> list[StaleFi
     proposed ones."""
     if proposal.card_id is None or not proposal.base:
         return []
-    card = Card.objects.get(pk=proposal.card_id)
-    now = card_values(card)
+    now = card_values(card_queryset().get(pk=proposal.card_id))
     labels = field_labels(proposal.game.engine)
     return [
         StaleField(name, labels.get(name, name), then, now.get(name), changes.get(name))
@@ -311,43 +245,25 @@ def proposal_approve(
                 source=source,
                 proposal=proposal.pk,
             )
-        proposal.card = card
-        proposal.status = Proposal.Status.APPROVED
-        proposal.reviewer = reviewer
-        proposal.reviewed_at = timezone.now()
-        proposal.applied = changes
-        proposal.save()
-        tell_proposer(proposal)
-    return proposal
+        return close(
+            proposal, reviewer=reviewer, status=Proposal.Status.APPROVED, card=card, applied=changes
+        )
 
 
 def _approve_file(proposal: Proposal, reviewer: Any, edits: Mapping[str, Any] | None) -> Proposal:
-    from cardsite.contributions.services.files import file_approve
-
     if edits:
         raise InputError("changes", "a card file is approved as it is, or rejected")
     file_approve(proposal=proposal, reviewer=reviewer)
-    proposal.status = Proposal.Status.APPROVED
-    proposal.reviewer = reviewer
-    proposal.reviewed_at = timezone.now()
-    proposal.save()
-    tell_proposer(proposal)
-    return proposal
+    return close(proposal, reviewer=reviewer, status=Proposal.Status.APPROVED)
 
 
 def proposal_reject(*, proposal: Proposal, reviewer: Any, reason: str) -> Proposal:
     """Close the proposal unwritten, with the reason its proposer is told."""
-    reason = (reason or "").strip()
+    reason = plain_text(reason or "")
     if not reason:
         raise InputError("reason", "a rejection says why, for the proposer")
     if len(reason) > MAX_REASON:
         raise InputError("reason", f"a reason may be at most {MAX_REASON:,} characters")
     with transaction.atomic():
         proposal = _reviewable(proposal, reviewer)
-        proposal.status = Proposal.Status.REJECTED
-        proposal.reviewer = reviewer
-        proposal.reviewed_at = timezone.now()
-        proposal.reason = reason
-        proposal.save()
-        tell_proposer(proposal)
-    return proposal
+        return close(proposal, reviewer=reviewer, status=Proposal.Status.REJECTED, reason=reason)
