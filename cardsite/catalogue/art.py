@@ -34,7 +34,7 @@ ART_LIMITS = (
 )
 
 # The exceptions Pillow raises for a file that is not an image it can read, or is too large.
-_UNREADABLE = (OSError, ValueError, SyntaxError, Image.DecompressionBombError)
+UNREADABLE = (OSError, ValueError, SyntaxError, Image.DecompressionBombError)
 
 
 def art_size_problem(width: int, height: int) -> str:
@@ -86,7 +86,7 @@ def print_art(source: Path) -> Path | None:
             image.draft("RGB", (PRINT_ART_SIDE, PRINT_ART_SIDE))
             image.thumbnail((PRINT_ART_SIDE, PRINT_ART_SIDE), Image.Resampling.LANCZOS)
             small = _flattened(ImageOps.exif_transpose(image))
-    except _UNREADABLE:
+    except UNREADABLE:
         return None
     encoded = io.BytesIO()
     small.save(encoded, format="JPEG", quality=90)

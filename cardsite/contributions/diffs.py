@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
-from cardsite.catalogue.services.edits import ENTRY_FIELDS, field_labels
+from cardsite.catalogue.services.edits import ENTRY_FIELDS, FieldDiff, field_labels
 from cardsite.contributions.models import Proposal
 
 _SET_LABELS = {
@@ -16,33 +13,24 @@ _SET_LABELS = {
 }
 
 
-@dataclass(frozen=True)
-class Line:
-    field: str
-    label: str
-    before: Any
-    after: Any
-
-
-def proposal_diff(proposal: Proposal) -> list[Line]:
+def proposal_diff(proposal: Proposal) -> list[FieldDiff]:
     """From the values the card had when it was proposed (`base`) to the proposed ones; a
     ruling or erratum is one entry added, so it has no "from"."""
     if proposal.kind == Proposal.Kind.SET:
-        return [Line(k, _SET_LABELS.get(k, k), None, v) for k, v in proposal.changes.items() if v]
+        return [
+            FieldDiff(k, _SET_LABELS.get(k, k), None, v) for k, v in proposal.changes.items() if v
+        ]
     labels = field_labels(proposal.game.engine)
     changes = (
         proposal.applied
         if proposal.status == Proposal.Status.APPROVED and proposal.applied
         else proposal.changes
     )
+    # In the order the game's fields are listed, as the diff of an approval is.
     return [
-        Line(
-            name,
-            labels.get(name, name),
-            None if name in ENTRY_FIELDS else proposal.base.get(name),
-            value,
+        FieldDiff(
+            name, label, None if name in ENTRY_FIELDS else proposal.base.get(name), changes[name]
         )
-        for name, value in sorted(
-            changes.items(), key=lambda kv: list(labels).index(kv[0]) if kv[0] in labels else 999
-        )
+        for name, label in labels.items()
+        if name in changes
     ]

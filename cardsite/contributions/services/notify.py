@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import logging
 
-from django.conf import settings
 from django.core.mail import send_mail
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from cardsite.contributions.models import Notification, Proposal
+from cardsite.seo import absolute
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +39,7 @@ def _mail(address: str, text: str, pk: int) -> None:
     try:
         send_mail(
             f"Your proposal {pk} on cardsite",
-            f"{text}\n\n{settings.SITE_URL.rstrip('/')}/proposals/{pk}/\n",
+            f"{text}\n\n{absolute(reverse('contributions:detail', args=[pk]))}\n",
             None,
             [address],
         )

@@ -10,11 +10,9 @@ from typing import IO
 from django.core.files.base import ContentFile
 from PIL import Image, ImageOps
 
-from cardsite.catalogue.art import check_art
+from cardsite.catalogue.art import UNREADABLE, check_art
 from cardsite.contributions.limits import MAX_PHOTO_BYTES
 from engines.errors import InputError
-
-_UNREADABLE = (OSError, ValueError, SyntaxError, Image.DecompressionBombError)
 
 
 def clean_photo(upload: IO[bytes], size: int | None) -> ContentFile:
@@ -35,7 +33,7 @@ def clean_photo(upload: IO[bytes], size: int | None) -> ContentFile:
             kind = "PNG" if image.format == "PNG" else "JPEG"
             image = ImageOps.exif_transpose(image)
             image.load()
-    except _UNREADABLE:
+    except UNREADABLE:
         raise InputError(
             "photo", "is not an image this site can read (JPEG, PNG or WebP)"
         ) from None
