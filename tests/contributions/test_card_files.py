@@ -265,3 +265,12 @@ def test_the_stored_file_is_never_served(client, game, curator, second_curator, 
         assert client.get(settings.MEDIA_URL + name).status_code == 404
         page = client.get(reverse("contributions:detail", args=[proposal.pk]))
         assert name.rsplit("/", 1)[-1] not in page.content.decode()
+
+
+def test_a_files_diff_names_a_changed_stat(game, curator):
+    records = _records(game)
+    stat = game.engine.stats[0]
+    records[1] = {**records[1], "stats": {**records[1]["stats"], stat.key: 2}}
+    proposal = file_propose(curator=curator, game=game, upload=_file(game, records), source=SOURCE)
+    [changed] = proposal.summary["sample_changed"]
+    assert [(d["field"], str(d["to"])) for d in changed["diff"]] == [(stat.key, "2")]

@@ -22,7 +22,7 @@ from cardsite.catalogue.documents import DocumentError, Problem, read_document
 from cardsite.catalogue.models import Card, CardChange, CardSet, Game
 from cardsite.catalogue.selectors import card_queryset
 from cardsite.catalogue.services.check import CleanCard, check_document
-from cardsite.catalogue.services.edits import card_values
+from cardsite.catalogue.services.edits import card_values, field_labels
 from cardsite.catalogue.services.write import catalogue_import
 from cardsite.contributions.limits import (
     BULK_SAMPLE,
@@ -82,17 +82,22 @@ def _existing(game: Game) -> dict[tuple[str, str], Card]:
     }
 
 
+def _after(clean: CleanCard) -> dict[str, Any]:
+    """A file's card under change names: its stats flattened, as card_values has them."""
+    data = clean.record.data
+    return {**{k: v for k, v in data.items() if k != "stats"}, **(data.get("stats") or {})}
+
+
 def _summary(game: Game, cards: list[CleanCard]) -> dict[str, Any]:
     existing = _existing(game)
     new: list[dict[str, Any]] = []
-    changed: list[dict[str, Any]] = []
+    sampled: list[tuple[int, CleanCard]] = []
     counts = {"new": 0, "changed": 0, "unchanged": 0}
     for clean in cards:
         card = existing.get((clean.set_code, clean.values["number"]))
         if card is not None and card.content_hash == clean.content_hash:
             counts["unchanged"] += 1
-            continue
-        if card is None:
+        elif card is None:
             counts["new"] += 1
             if len(new) < BULK_SAMPLE:
                 new.append(
@@ -103,26 +108,30 @@ def _summary(game: Game, cards: list[CleanCard]) -> dict[str, Any]:
                         "name": clean.values["name"],
                     }
                 )
-            continue
-        counts["changed"] += 1
-        if len(changed) < BULK_SAMPLE:
-            # Only the sampled cards are read whole: unchanged ones cost a hash compare.
-            before = card_values(Card.objects.get(pk=card.pk))
-            after = clean.record.data
-            diff = [
-                {"field": k, "from": _shown(before[k]), "to": _shown(v)}
-                for k, v in after.items()
-                if k in before and str(_shown(before[k])) != str(_shown(v))
-            ]
-            changed.append(
-                {
-                    "line": clean.record.line,
-                    "set": clean.set_code,
-                    "number": clean.values["number"],
-                    "name": clean.values["name"],
-                    "diff": diff,
-                }
-            )
+        else:
+            counts["changed"] += 1
+            if len(sampled) < BULK_SAMPLE:
+                sampled.append((card.pk, clean))
+    # Only the sampled cards are read whole, together: unchanged ones cost a hash compare.
+    olds = _values([pk for pk, _ in sampled])
+    known = field_labels(game.engine)
+    changed = []
+    for pk, clean in sampled:
+        before = olds[pk]
+        diff = [
+            {"field": k, "from": _shown(before.get(k)), "to": _shown(v)}
+            for k, v in _after(clean).items()
+            if k in known and str(_shown(before.get(k))) != str(_shown(v))
+        ]
+        changed.append(
+            {
+                "line": clean.record.line,
+                "set": clean.set_code,
+                "number": clean.values["number"],
+                "name": clean.values["name"],
+                "diff": diff,
+            }
+        )
     return {
         **counts,
         "total": len(cards),
