@@ -15,6 +15,7 @@ from cardsite.catalogue.card_fields import number_sort_key, search_columns
 from cardsite.catalogue.documents import Document, DocumentError, Problem
 from cardsite.catalogue.models import (
     Card,
+    CardChange,
     CardSet,
     CardType,
     Errata,
@@ -86,6 +87,7 @@ def catalogue_import(
     document: Document,
     progress: Progress | None = None,
     before_write: BeforeWrite | None = None,
+    keep_community: bool = False,
 ) -> ImportSummary:
     """Check `document` whole, then write it in one transaction.
 
@@ -111,7 +113,14 @@ def catalogue_import(
             _upsert(Keyword, game, "slug", sections["keywords"])
             _upsert(Term, game, "slug", sections["terms"])
             if cards:
-                write_cards(game, cards, summary, progress, before_write=before_write)
+                write_cards(
+                    game,
+                    cards,
+                    summary,
+                    progress,
+                    before_write=before_write,
+                    keep_community=keep_community,
+                )
             catalogue_written()
     except (IntegrityError, DataError) as exc:
         # Some conflicts only the database sees: a row another session committed while this
@@ -132,10 +141,13 @@ def write_cards(
     *,
     existing: dict[tuple[int, str], Card] | None = None,
     before_write: BeforeWrite | None = None,
+    keep_community: bool = False,
 ) -> list[Card]:
     """Write checked cards, each found by its set and number in `existing` (by default every
     card of the game: one card's edit passes its own) or else created; return the cards
-    written, in order."""
+    written, in order. `keep_community`: a card with an accepted change is left as it is,
+    whatever the file says (the fixtures, loaded again at every deploy, would otherwise undo
+    what players wrote and curators approved)."""
     sets = {s.code.upper(): s for s in CardSet.objects.filter(game=game)}
     types = {t.slug: t for t in CardType.objects.filter(game=game)}
     factions = dict(Faction.objects.filter(game=game).values_list("slug", "id"))
@@ -159,6 +171,11 @@ def write_cards(
             for i in islice(short_id_candidates(game.slug, c.set_code, c.values["number"]), 8)
         ]
         taken_ids = set(Card.objects.filter(short_id__in=wanted).values_list("short_id", flat=True))
+    reviewed = (
+        set(CardChange.objects.filter(card__game=game).values_list("card_id", flat=True))
+        if keep_community
+        else set()
+    )
     now = timezone.now()
     to_create: list[Card] = []
     to_update: list[Card] = []
@@ -167,7 +184,7 @@ def write_cards(
     for done, clean in enumerate(cards, start=1):
         card_set = sets[clean.set_code]
         card = existing.get((card_set.id, clean.values["number"]))
-        if card is not None and card.content_hash == clean.content_hash:
+        if card is not None and (card.content_hash == clean.content_hash or card.pk in reviewed):
             summary.unchanged += 1
             written.append(card)
         else:

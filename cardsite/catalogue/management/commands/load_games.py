@@ -13,7 +13,10 @@ FIXTURE_FILES = ("game.json", "sample.json")
 
 
 class Command(BaseCommand):
-    help = "Load every game's fixtures (rulebook data, then the sample set). Safe to run again."
+    help = (
+        "Load every game's fixtures (rulebook data, then the sample set). Safe to run again: "
+        "cards the community has changed keep their reviewed values."
+    )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument(
@@ -37,7 +40,10 @@ class Command(BaseCommand):
                     continue
                 try:
                     document = read_document(path.read_bytes(), "json", ENGINES[slug].stats)
-                    summary = catalogue_import(game_slug=slug, document=document)
+                    # Cards the community has changed keep their reviewed values.
+                    summary = catalogue_import(
+                        game_slug=slug, document=document, keep_community=True
+                    )
                 except DocumentError as exc:
                     for problem in exc.problems:
                         self.stderr.write(f"{path}: {problem}")
