@@ -133,6 +133,13 @@ REFUSALS.update(
             for label in ("POST /api/v1/proposals/", "POST /api/v1/proposals/photo/")
         },
         "POST /api/v1/proposals/{id}/approve/": (_CHANGES,),
+        "POST /api/v1/proposals/file/": (
+            "`file`: the importer's CSV in UTF-8, every line a valid card of `game` whose "
+            "sets, factions and keywords exist already, and at least one card added or "
+            "changed (the problems are named by line).",
+            "`source`: as a proposal's: a rulebook source names its passage, a publisher's "
+            "page its http(s) address; a text starting with `{` is read as a JSON object.",
+        ),
         "POST /api/v1/cards/{id}/history/{change}/revert/": (
             "`change`: the addition of a card held in decks or collections cannot be "
             "reverted, nor can an image.",
