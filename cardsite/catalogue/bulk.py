@@ -18,9 +18,16 @@ from cardsite.files import write_atomically
 
 FORMATS = {"json": "application/json", "csv": "text/csv"}
 FOLDER = "bulk"
-# One generation at a time in a process: a second reader of the same missing file waits for
-# it, and then reads it, rather than making it again.
-_LOCK = threading.Lock()
+# One generation of each file at a time in a process: a second reader of the same missing
+# file waits for it, and then reads it, rather than making it again (or paying for it); a
+# reader of another game's file does not wait.
+_LOCKS: dict[tuple[str, str], threading.Lock] = {}
+_LOCKS_GUARD = threading.Lock()
+
+
+def _lock(slug: str, fmt: str) -> threading.Lock:
+    with _LOCKS_GUARD:
+        return _LOCKS.setdefault((slug, fmt), threading.Lock())
 
 
 def bulk_folder() -> Path:
@@ -51,9 +58,9 @@ def bulk_file(*, game: Game, fmt: str, before_generating: Callable[[], None]) ->
     path = bulk_folder() / f"{game.slug}-{version}.{fmt}"
     if path.exists():
         return path
-    before_generating()
-    with _LOCK:
+    with _lock(game.slug, fmt):
         if not path.exists():
+            before_generating()
             write_atomically(path, _generate(game, fmt))
             _prune(game, fmt, path)
     return path

@@ -100,3 +100,29 @@ def test_an_export_with_provenance_imports_back(tmp_path, fmt):
     card = Card.objects.get(game__slug=GAME, name="Hand Card")
     assert card.community == "sourced"
     assert catalogue_document(game=card.game)["cards"]
+
+
+def test_a_reader_who_waited_for_another_to_make_the_file_is_not_charged_for_making_it():
+    import threading
+    import time
+
+    from cardsite.catalogue.bulk import bulk_file
+    from cardsite.catalogue.models import Game
+
+    game = Game.objects.get(slug=GAME)
+    charged: list[str] = []
+    waiting = threading.Thread(
+        target=lambda: bulk_file(
+            game=game, fmt="csv", before_generating=lambda: charged.append("second")
+        )
+    )
+
+    def first_is_charged() -> None:
+        charged.append("first")
+        # The second reader asks while the first is about to make the file.
+        waiting.start()
+        time.sleep(0.3)
+
+    bulk_file(game=game, fmt="csv", before_generating=first_is_charged)
+    waiting.join(timeout=30)
+    assert charged == ["first"]
