@@ -351,3 +351,16 @@ def test_a_community_card_is_sourced_until_a_second_curator_confirms(api, player
     answer = _signed_in(api, second).post(f"/api/v1/cards/{added.short_id}/confirm/")
     assert answer.status_code == 200
     assert answer.json()["community"] == "confirmed"
+
+
+def test_a_refused_revert_names_the_change_and_a_refused_confirm_the_card(api, curator, card):
+    from django.utils import timezone
+
+    image = CardChange.objects.create(card=card, field="art", after="art/x.png", at=timezone.now())
+    client = _signed_in(api, curator)
+    answer = client.post(f"/api/v1/cards/{card.short_id}/history/{image.pk}/revert/")
+    assert answer.status_code == 400
+    assert list(answer.json()["errors"]) == ["change"]
+    answer = client.post(f"/api/v1/cards/{card.short_id}/confirm/")
+    assert answer.status_code == 400
+    assert list(answer.json()["errors"]) == ["card"]

@@ -382,10 +382,8 @@ class CardRevertView(APIView):
         found = card_change_get(card=card, pk=change)
         if found is None:
             raise NotFound("No such change of this card.")
-        try:
-            recorded = card_change_revert(change=found, reviewer=request.user)
-        except InputError as exc:
-            raise _refused(exc) from None
+        # A refusal names `change`, or the card's own field: the API's handler says so.
+        recorded = card_change_revert(change=found, reviewer=request.user)
         if not recorded and found.field == "card":
             return Response(status=status.HTTP_204_NO_CONTENT)
         labels = field_labels(card.game.engine)
@@ -414,8 +412,5 @@ class CardConfirmView(APIView):
     def post(self, request: Request, id: str) -> Response:
         card = _card_or_404(id)
         _curator_of(request, card)
-        try:
-            confirmed = card_confirm(card=card, curator=request.user)
-        except InputError as exc:
-            raise _refused(exc) from None
+        confirmed = card_confirm(card=card, curator=request.user)
         return Response({"id": confirmed.short_id, "community": confirmed.community})
