@@ -7,13 +7,14 @@ accepted changes only, so it is public like the card.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.generics import ListAPIView
 from rest_framework.parsers import MultiPartParser
@@ -270,6 +271,28 @@ class ProposalDetailView(APIView):
         return Response(proposal_record(_proposal_or_404(request, pk)))
 
 
+def _reviewed(
+    request: Request,
+    pk: int,
+    body_class: type[serializers.Serializer[Any]],
+    review: Callable[[Proposal, dict[str, Any]], Proposal],
+) -> Response:
+    """A curator's approval or rejection: the proposal they may read, the body checked, and
+    the review's refusals as the API's answers."""
+    proposal = _proposal_or_404(request, pk)
+    body = body_class(data=request.data)
+    body.is_valid(raise_exception=True)
+    try:
+        reviewed = review(proposal, body.validated_data)
+    except StaleProposal as exc:
+        return _stale(exc)
+    except ProposalClosed as exc:
+        return _conflict(str(exc), "closed")
+    except InputError as exc:
+        raise _refused(exc) from None
+    return Response(proposal_record(reviewed))
+
+
 STALE_RESPONSE = OpenApiResponse(
     StaleSerializer,
     description="`stale`: the card changed since it was proposed, in the fields listed (then, "
@@ -291,23 +314,17 @@ class ProposalApproveView(APIView):
         responses={200: ProposalSerializer, 409: STALE_RESPONSE},
     )
     def post(self, request: Request, pk: int) -> Response:
-        proposal = _proposal_or_404(request, pk)
-        body = ApproveSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        try:
-            approved = proposal_approve(
+        return _reviewed(
+            request,
+            pk,
+            ApproveSerializer,
+            lambda proposal, data: proposal_approve(
                 proposal=proposal,
                 reviewer=request.user,
-                edits=body.validated_data["changes"],
-                resolve=body.validated_data["resolve"],
-            )
-        except StaleProposal as exc:
-            return _stale(exc)
-        except ProposalClosed as exc:
-            return _conflict(str(exc), "closed")
-        except InputError as exc:
-            raise _refused(exc) from None
-        return Response(proposal_record(approved))
+                edits=data["changes"],
+                resolve=data["resolve"],
+            ),
+        )
 
 
 class ProposalRejectView(APIView):
@@ -324,18 +341,14 @@ class ProposalRejectView(APIView):
         },
     )
     def post(self, request: Request, pk: int) -> Response:
-        proposal = _proposal_or_404(request, pk)
-        body = RejectSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        try:
-            rejected = proposal_reject(
-                proposal=proposal, reviewer=request.user, reason=body.validated_data["reason"]
-            )
-        except ProposalClosed as exc:
-            return _conflict(str(exc), "closed")
-        except InputError as exc:
-            raise _refused(exc) from None
-        return Response(proposal_record(rejected))
+        return _reviewed(
+            request,
+            pk,
+            RejectSerializer,
+            lambda proposal, data: proposal_reject(
+                proposal=proposal, reviewer=request.user, reason=data["reason"]
+            ),
+        )
 
 
 class CardHistoryView(APIView):
