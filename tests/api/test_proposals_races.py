@@ -91,3 +91,24 @@ def test_two_approvals_of_different_fields_at_once_are_both_recorded(scene):
     assert (card.name, card.artist) == ("Raced Name C", "Raced Artist")
     recorded = CardChange.objects.filter(card=card, proposal__in=[a.pk, b.pk])
     assert sorted(recorded.values_list("field", flat=True)) == ["artist", "name"]
+
+
+def test_ten_proposals_at_once_from_a_player_with_45_open_let_exactly_five_through(scene):
+    card, (_, first, _) = scene
+    for n in range(45):
+        _propose(first, card, {"flavour": f"Held open {n}."})
+
+    def propose(n: int) -> int:
+        api = APIClient()
+        api.force_authenticate(first)
+        body = {
+            "game": GAME,
+            "card": card.short_id,
+            "changes": {"flavour": f"At once {n}."},
+            "source": {"kind": "rulebook", "text": "p. 3"},
+        }
+        return api.post("/api/v1/proposals/", body, format="json").status_code
+
+    outcomes = race(*[lambda n=n: propose(n) for n in range(10)])
+    assert sorted(outcomes) == [201] * 5 + [429] * 5, outcomes
+    assert Proposal.objects.filter(proposer=first, status="open").count() == 50

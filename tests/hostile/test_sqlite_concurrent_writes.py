@@ -428,3 +428,87 @@ def test_ten_pasted_lists_with_sideboards_at_once_each_leave_a_whole_deck_and_pl
     assert planned_id == others[n].short_id
     kept = {e.card.short_id for i, e in enumerate(dwarves) if i != n}
     assert set(deck.entries.values_list("card__short_id", flat=True)) == kept
+
+
+@pytest.fixture
+def proposers(live) -> Iterator[dict[str, Any]]:
+    """A player with 45 open proposals, ten curators of the game, and the card they concern;
+    the card's every column is put back afterwards, as later tests read it as loaded."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from cardsite.catalogue.models import CardChange
+    from cardsite.contributions.models import Curator
+    from cardsite.contributions.services.proposals import SourceInput, proposal_create
+
+    game = Game.objects.get(slug="conquest-for-the-capital")
+    card = Card.objects.filter(game=game, card_set__code="CFC-RB").order_by("number_sort")[0]
+    saved = {
+        f.attname: getattr(card, f.attname) for f in Card._meta.concrete_fields if not f.primary_key
+    }
+    people = [_user(f"lockstep-proposer-{n}") for n in range(11)]
+    User.objects.filter(pk__in=[u.pk for u, _ in people]).update(
+        date_joined=timezone.now() - dt.timedelta(hours=2)
+    )
+    (player, player_token), curators = people[0], people[1:]
+    Curator.objects.bulk_create(Curator(user=user, game=game) for user, _ in curators)
+    for n in range(45):
+        proposal_create(
+            proposer=User.objects.get(pk=player.pk),
+            game=game,
+            kind="edit",
+            card=card,
+            changes={"flavour": f"Held open {n}."},
+            source=SourceInput(kind="rulebook", text="p. 3"),
+        )
+    yield {"player": player, "token": player_token, "curators": curators, "card": card}
+    CardChange.objects.filter(card=card, proposal__isnull=False).delete()
+    Card.objects.filter(pk=card.pk).update(**saved)
+    User.objects.filter(pk__in=[u.pk for u, _ in people]).delete()
+
+
+def test_ten_proposals_at_once_from_a_player_with_45_open_let_exactly_five_through(live, proposers):
+    from cardsite.contributions.models import Proposal
+
+    card = proposers["card"]
+    body = {
+        "game": "conquest-for-the-capital",
+        "card": card.short_id,
+        "source": {"kind": "rulebook", "text": "p. 3"},
+    }
+    answers = fire(
+        [
+            (
+                "POST",
+                f"{live}{API}/proposals/",
+                {
+                    "json": {**body, "changes": {"flavour": f"At once {n}."}},
+                    "headers": token(proposers["token"]),
+                },
+            )
+            for n in range(10)
+        ]
+    )
+    assert statuses(answers) == {201: 5, 429: 5}
+    open_ = Proposal.objects.filter(proposer=proposers["player"], status="open")
+    assert open_.count() == 50
+
+
+def test_ten_curators_approving_one_proposal_at_once_let_exactly_one_through(live, proposers):
+    from cardsite.catalogue.models import CardChange
+    from cardsite.contributions.models import Proposal
+
+    proposal = Proposal.objects.filter(proposer=proposers["player"]).order_by("pk")[0]
+    answers = fire(
+        [
+            ("POST", f"{live}{API}/proposals/{proposal.pk}/approve/", {"headers": token(key)})
+            for _, key in proposers["curators"]
+        ]
+    )
+    assert statuses(answers) == {200: 1, 409: 9}
+    assert {a.json()["code"] for a in answers if a.status_code == 409} == {"closed"}
+    proposals_card = proposers["card"]
+    proposals_card.refresh_from_db()
+    assert proposals_card.flavour_text == "Held open 0."
+    assert CardChange.objects.filter(proposal=proposal.pk).count() == 1
