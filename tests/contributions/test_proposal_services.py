@@ -389,36 +389,30 @@ def test_a_revert_of_a_ruling_puts_the_list_back(player, curator, game, card):
     assert card_values(card)["rulings"] == rulings
 
 
-def test_a_card_addition_is_reverted_by_removing_the_card(player, curator, game, card):
+def _approved_new_card(player, curator, card, *, number: str, name: str) -> Card:
+    """A player's new card in `card`'s set and of its type, approved by the curator."""
     proposal = _propose(
         player,
-        game,
+        card.game,
         kind="card",
         changes={
             "set": card.card_set.code,
-            "number": "991",
-            "name": "Gone Soon",
+            "number": number,
+            "name": name,
             "type": card.card_type.name if card.card_type else "",
         },
     )
-    new = proposal_approve(proposal=proposal, reviewer=curator).card
+    return proposal_approve(proposal=proposal, reviewer=curator).card
+
+
+def test_a_card_addition_is_reverted_by_removing_the_card(player, curator, game, card):
+    new = _approved_new_card(player, curator, card, number="991", name="Gone Soon")
     card_change_revert(change=CardChange.objects.get(card=new, field="card"), reviewer=curator)
     assert not Card.objects.filter(pk=new.pk).exists()
 
 
 def test_a_card_is_confirmed_by_a_second_curator_only(player, curator, game, card):
-    proposal = _propose(
-        player,
-        game,
-        kind="card",
-        changes={
-            "set": card.card_set.code,
-            "number": "992",
-            "name": "Confirm Me",
-            "type": card.card_type.name if card.card_type else "",
-        },
-    )
-    new = proposal_approve(proposal=proposal, reviewer=curator).card
+    new = _approved_new_card(player, curator, card, number="992", name="Confirm Me")
     with pytest.raises(InputError):
         card_confirm(card=new, curator=curator)
     second = _user("second")
