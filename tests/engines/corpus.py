@@ -239,24 +239,24 @@ def _breaks(fmt: Format, draft: Draft, *, sizes_low: bool) -> bool:
     return False
 
 
-def _need(fmt: Format, draft: Draft, zone: str) -> int:
+def _gaps(fmt: Format, draft: Draft, zone: str, bound: int) -> list[int]:
+    """For each size rule over `zone` with a lower (bound 0) or upper (bound 1) count, how far
+    the draft is below it."""
     values = _values(fmt, draft.settings)
-    needs = [0]
-    for rule in _size_rules(fmt):
-        lower, _ = _bounds(rule, values)
-        if lower is not None and _covers(rule, zone):
-            needs.append(lower - draft.count(_field(rule, "zone")))
-    return max(needs)
+    return [
+        count - draft.count(_field(rule, "zone"))
+        for rule in _size_rules(fmt)
+        if _covers(rule, zone) and (count := _bounds(rule, values)[bound]) is not None
+    ]
+
+
+def _need(fmt: Format, draft: Draft, zone: str) -> int:
+    return max([0, *_gaps(fmt, draft, zone, 0)])
 
 
 def _room(fmt: Format, draft: Draft, zone: str) -> int:
-    values = _values(fmt, draft.settings)
-    rooms = [10]
-    for rule in _size_rules(fmt):
-        _, upper = _bounds(rule, values)
-        if upper is not None and _covers(rule, zone):
-            rooms.append(upper - draft.count(_field(rule, "zone")))
-    return min(rooms)
+    # Ten at most where no rule caps the zone: a deck of no maximum still stays a deck.
+    return min([10, *_gaps(fmt, draft, zone, 1)])
 
 
 def _build_legal(fmt: Format, cards: Pool, draft: Draft, rng: random.Random) -> Draft | None:

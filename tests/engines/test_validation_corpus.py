@@ -34,6 +34,12 @@ def _corpus(slug: str, format_slug: str) -> tuple[CorpusDeck, ...]:
     return tuple(corpus.format_corpus(slug, format_slug))
 
 
+def _checked(
+    slug: str, format_slug: str
+) -> tuple[Format, tuple[CorpusDeck, ...], tuple[list[Problem], ...]]:
+    return _format(slug, format_slug), _corpus(slug, format_slug), _answers(slug, format_slug)
+
+
 @cache
 def _answers(slug: str, format_slug: str) -> tuple[list[Problem], ...]:
     return tuple(corpus.answers(slug, format_slug, _corpus(slug, format_slug)))
@@ -52,8 +58,7 @@ def _golden(slug: str, format_slug: str) -> dict[str, Any]:
 @pytest.mark.parametrize(("slug", "format_slug"), FORMATS)
 def test_every_corpus_deck_gets_the_problems_recorded_for_it(slug: str, format_slug: str) -> None:
     recorded = _golden(slug, format_slug)
-    decks = _corpus(slug, format_slug)
-    found = _answers(slug, format_slug)
+    _, decks, found = _checked(slug, format_slug)
     expected = corpus.split(recorded["problems"])
     samples = {s["index"]: s["problems"] for s in recorded["samples"]}
     assert len(expected) == len(decks), (
@@ -109,9 +114,7 @@ def test_a_corpus_holds_2000_decks_of_every_kind(slug: str, format_slug: str) ->
 def test_every_rule_of_a_format_is_broken_by_the_decks_made_to_break_it(
     slug: str, format_slug: str
 ) -> None:
-    fmt = _format(slug, format_slug)
-    decks = _corpus(slug, format_slug)
-    found = _answers(slug, format_slug)
+    fmt, decks, found = _checked(slug, format_slug)
     for index, rule in enumerate(fmt.rules):
         kind = corpus.rule_kind(fmt, index)
         breaking = [found[d.index] for d in decks if d.kind == kind]
@@ -124,8 +127,7 @@ def test_every_rule_of_a_format_is_broken_by_the_decks_made_to_break_it(
 def test_a_corpus_holds_legal_decks_and_every_problem_its_rules_report(
     slug: str, format_slug: str
 ) -> None:
-    decks = _corpus(slug, format_slug)
-    found = _answers(slug, format_slug)
+    _, decks, found = _checked(slug, format_slug)
     legal = [d for d, problems in zip(decks, found, strict=True) if not problems]
     assert len(legal) >= len(decks) // 10
     assert all(not problems for d, problems in zip(decks, found, strict=True) if d.kind == "legal")
