@@ -35,8 +35,8 @@ CONSTRAINTS = (
     ("exclusiveMaximum", "less than {}"),
     ("minLength", "at least {} characters"),
     ("maxLength", "at most {} characters"),
-    ("minItems", "at least {} items"),
-    ("maxItems", "at most {} items"),
+    ("minItems", "min. items {}"),
+    ("maxItems", "max. items {}"),
     ("uniqueItems", "items unique: {}"),
     ("pattern", "matches {}"),
     ("format", "format {}"),
@@ -55,6 +55,12 @@ def cell(text: str) -> str:
 
 def code(value: Any) -> str:
     return f"`{json.dumps(value) if not isinstance(value, str) else value}`"
+
+
+def plain(value: Any) -> str:
+    """A number as itself; anything else (a default, a pattern) as code."""
+    is_number = isinstance(value, int | float) and not isinstance(value, bool)
+    return str(value) if is_number else code(value)
 
 
 def ref_name(schema: Schema) -> str | None:
@@ -96,7 +102,7 @@ def type_of(schema: Schema) -> str:
 
 
 def constraints(schema: Schema) -> str:
-    said = [words.format(code(schema[key])) for key, words in CONSTRAINTS if key in schema]
+    said = [words.format(plain(schema[key])) for key, words in CONSTRAINTS if key in schema]
     return "; ".join(said)
 
 
