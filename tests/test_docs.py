@@ -10,17 +10,18 @@ from types import ModuleType
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def load_hook() -> ModuleType:
-    # docs/ is not a package: mkdocs loads the hook from its path, and so do we.
-    path = ROOT / "docs" / "hooks" / "game_format.py"
-    spec = importlib.util.spec_from_file_location("game_format_hook", path)
+def load_hook(name: str) -> ModuleType:
+    # docs/ is not a package: mkdocs loads a hook from its path, and so do we.
+    path = ROOT / "docs" / "hooks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"{name}_hook", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-hook = load_hook()
+hook = load_hook("game_format")
+table_pipes = load_hook("table_pipes")
 
 # A small format in the shape a game's would take: definitions, a nested array of objects, an
 # enum, a map, and rules told apart by `kind`, one of them inline.
@@ -166,3 +167,16 @@ def test_a_schema_file_is_read_and_rendered(tmp_path):
     path = tmp_path / "game.schema.json"
     path.write_text(json.dumps(SCHEMA), encoding="utf-8")
     assert hook.page_for(path) == hook.render(SCHEMA)
+
+
+def test_a_pipe_escaped_for_github_in_a_table_cells_code_is_a_plain_pipe_on_the_site():
+    page = "\n".join(
+        [
+            "| `GET /x/?as=text\\|json` | a \\| b |",
+            "A line `a\\|b` outside a table.",
+            "",
+        ]
+    )
+    assert table_pipes.on_page_markdown(page) == "\n".join(
+        ["| `GET /x/?as=text|json` | a \\| b |", "A line `a\\|b` outside a table.", ""]
+    )
