@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell sha1sum pyproject.toml | cut -c1-12)
 
-.PHONY: install run test suite lint clean tools serve-prod
+.PHONY: install run test suite lint clean tools serve-prod docs docs-serve
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -43,8 +43,16 @@ lint: install
 	$(BIN)/mypy --strict engines
 	$(BIN)/mypy decks/services
 
+# The documentation site (docs/pages/, configured by docs/mkdocs.yml) into .site/. --strict
+# turns every warning into a failure: a broken link or anchor, or a page missing from the nav.
+docs: install
+	$(BIN)/mkdocs build --strict --quiet -f docs/mkdocs.yml
+
+docs-serve: install
+	$(BIN)/mkdocs serve -f docs/mkdocs.yml -a 127.0.0.1:8001
+
 clean:
-	rm -rf $(VENV) db.sqlite3 .pytest_cache .ruff_cache .test-media
+	rm -rf $(VENV) db.sqlite3 .pytest_cache .ruff_cache .test-media .site
 
 # Production settings on this machine: PostgreSQL and Redis on loopback, gunicorn with 3
 # workers, a Celery worker for background jobs, static files by whitenoise. Plain HTTP

@@ -19,7 +19,7 @@ admin.site.site_title = "cardsite admin"
 admin.site.unregister(AccessAttempt)
 admin.site.register(AccessAttempt, LockoutAttemptAdmin)
 
-# The sitemap's sections, in the order its index lists them (README: Search engines).
+# The sitemap's sections, in the order its index lists them (docs/pages/searching.md).
 SITEMAPS = {
     "pages": seo.PageSitemap(["catalogue:home", "decks:public", "catalogue:syntax"]),
     "games": GameSitemap(),

@@ -12,7 +12,7 @@ tools write their lists, and are read the same way):
     Card Name                     <- a bare name is one copy
     Sideboard                     <- a sideboard or maybe-board: planned cards, never counted
 
-Every convention read, and the rule for each, is in README "Decklist text".
+Every convention read, and the rule for each, is in docs/pages/decks.md, "Decklist text".
 """
 
 from __future__ import annotations

@@ -29,8 +29,8 @@ from engines.errors import InputError
 
 PAGE_DPI = 300
 # A 60-card deck with backs is 14 pages: all of them stay, so a print shop fetching the
-# whole sheet twice draws it once. At about half a megabyte a page of cards (README), some
-# 10 MB a deck at most.
+# whole sheet twice draws it once. At about half a megabyte a page of cards
+# (docs/pages/proxies.md), some 10 MB a deck at most.
 PAGE_KEEP = 16
 # The most digits `page` is read with: far past any sheet (MAX_SHEET_CARDS makes 134 pages
 # with backs), and short enough that no number is ever converted at length.

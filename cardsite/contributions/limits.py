@@ -1,5 +1,5 @@
-"""What one proposal, and one proposer, may ask; each is in the README's Limits table, and a
-refusal names it."""
+"""What one proposal, and one proposer, may ask; each is in the Limits table
+(docs/pages/operations.md), and a refusal names it."""
 
 from __future__ import annotations
 

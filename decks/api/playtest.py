@@ -23,7 +23,7 @@ from engines.playtest import ACTIONS, MAX_ACTIONS, MAX_AMOUNT, MAX_SEED
 
 ZONE = {"type": "string", "maxLength": 40}
 CARD_ID = {"type": "integer", "minimum": 1, "maximum": 10_000}
-# Each action's keys and their JSON types; what a key means is in the README's playtest part.
+# Each action's keys and their JSON types; what a key means is in docs/pages/goldfish.md.
 ACTION_SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": ["do"],

@@ -26,9 +26,9 @@ from engines.base import GameEngine
 from engines.errors import InputError
 from engines.rules import Problem, Severity
 
-# The limits on a deck as it arrives, in one place (README "Limits"); past any of them the
-# request is refused with a 400 naming the limit before a card is looked up. A decklist's
-# MAX_LINES is counted by parse_text, as it splits the lines.
+# The limits on a deck as it arrives, in one place (the Limits table, docs/pages/operations.md);
+# past any of them the request is refused with a 400 naming the limit before a card is looked
+# up. A decklist's MAX_LINES is counted by parse_text, as it splits the lines.
 MAX_ENTRIES = 500
 
 

@@ -52,7 +52,7 @@ def schema_file(schema_document, tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def generated_client(schema_file, tmp_path_factory):
-    """A Python client generated from the schema by openapi-python-client, as the README
+    """A Python client generated from the schema by openapi-python-client, as docs/pages/api.md
     tells a user to (with the repository's openapi-python-client.yaml), importable as
     `cardsite_api_client` for the rest of the session."""
     folder = tmp_path_factory.mktemp("client")

@@ -6,7 +6,8 @@
 It builds a database of its own (a SQLite file in /tmp, or the cardsite_bench database on the
 local PostgreSQL), loads the fixtures plus a synthetic catalogue of 100,000 cards, then runs
 20 representative queries through the API in-process and prints p50/p95 per query as a
-Markdown table for the README. Targets: p95 <= 50 ms on PostgreSQL, <= 150 ms on SQLite.
+Markdown table for docs/pages/benchmarks.md. Targets: p95 <= 50 ms on PostgreSQL, <= 150 ms
+on SQLite.
 
 Then it searches a collection: a user owning 10,000 of the synthetic printings (1 to 3 copies
 each) asks `own` queries by token, beside a reference query of as many results measured in the

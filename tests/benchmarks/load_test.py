@@ -16,7 +16,7 @@ the card page, the search page, the search API, a public deck through the API, a
 validation (a POST of a real decklist). The API's rate limits would answer 429 to a single
 client on loopback, so they are raised for the gunicorn started here (and said so); the test
 measures the application, not the throttle. It prints requests/s, p50 and p99 latency and
-errors per endpoint as a Markdown table for the README, and exits non-zero if any request
+errors per endpoint as a Markdown table for the docs, and exits non-zero if any request
 failed: a socket error (connect, read, write), a timeout (no answer within 2 s, wrk's default;
 --timeout to change), or a status other than 2xx/3xx. Latency percentiles cover every answer
 within 10 s, timed out or not. gunicorn is stopped however the run ends, and the whole run is

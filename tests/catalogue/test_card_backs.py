@@ -3,7 +3,6 @@
 import io
 import threading
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 import zxingcpp
@@ -25,6 +24,7 @@ from cardsite.catalogue.faces.back_patterns import PATTERNS
 from cardsite.catalogue.faces.palette import WHITE, hex_rgb, mix
 from cardsite.catalogue.models import Card
 from engines.base import BACK_PATTERNS, CardBack
+from tests.documentation import docs_text
 
 pytestmark = pytest.mark.django_db
 
@@ -322,7 +322,7 @@ class TestThePages:
 
 
 def test_the_readme_states_the_backs_limit_and_that_the_design_is_ours():
-    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    text = docs_text()
     start = text.index("### Limits")
     limits = text[start : text.index("\n### ", start + 1)]
     (row,) = [line for line in limits.splitlines() if "/back.png?landscape=" in line]

@@ -2,7 +2,6 @@
 every term was dropped finds no cards. On the search page, in the API and in the builder."""
 
 import html
-from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -12,6 +11,7 @@ from cardsite.catalogue.search.compile import MAX_OFFERS
 from cardsite.catalogue.search.limits import MAX_QUERY_TERMS
 from cardsite.catalogue.selectors import card_search
 from decks.models import Deck
+from tests.documentation import docs_text
 
 pytestmark = pytest.mark.django_db
 
@@ -206,6 +206,6 @@ def test_an_offer_for_a_negated_comparison_keeps_its_operator():
 
 
 def test_the_readme_states_how_many_dropped_terms_get_an_offer():
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    readme = docs_text()
     limits = readme[readme.index("### Limits") :]
     assert f"offered for the first **{MAX_OFFERS}**" in limits

@@ -2,7 +2,6 @@
 
 from datetime import timedelta
 from io import StringIO
-from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
@@ -32,6 +31,7 @@ from cardsite.collection.services.sharing import (
 )
 from cardsite.collection.sharing_selectors import MAX_INVITATIONS_SHOWN, invited_pool, pool_state
 from engines.errors import InputError
+from tests.documentation import docs_text
 
 pytestmark = pytest.mark.django_db
 
@@ -318,7 +318,7 @@ def test_the_last_member_leaving_deletes_the_pool_and_its_invitations(ann, bob):
 
 
 def test_the_readme_limits_table_states_the_sharing_and_pool_limits():
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    readme = docs_text()
     start = readme.index("### Limits")
     table = readme[start : readme.index("\n### ", start + 1)]
     sharing = next(line for line in table.splitlines() if line.startswith("| collection readers"))

@@ -5,7 +5,6 @@ a pasted link."""
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 from django.db import connection
@@ -23,6 +22,7 @@ from decks.services import (
     game_snapshot,
 )
 from decks.views.compare import ID_MAX, LINK_MAX
+from tests.documentation import docs_text
 
 pytestmark = pytest.mark.django_db
 
@@ -245,7 +245,7 @@ def test_an_id_or_link_at_its_limit_is_looked_up_and_the_readme_states_both_limi
     link += "x" * (LINK_MAX - len(link))
     for value in ("k" * ID_MAX, link):
         assert client.get(COMPARE, {"a": value, "b": value}).status_code == 404
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    readme = docs_text()
     limits = readme[readme.index("### Limits") :]
     assert f"at most **{ID_MAX}** characters (`ID_MAX`)" in limits
     assert f"a link of at most **{LINK_MAX}** (`LINK_MAX`)" in limits

@@ -1,11 +1,10 @@
-from pathlib import Path
-
 import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from cardsite.catalogue.models import Card
 from decks.models import VERSION_MAX, Deck
+from tests.documentation import docs_text
 
 pytestmark = pytest.mark.django_db
 DECKS = "/api/v1/decks/"
@@ -382,7 +381,7 @@ def test_a_fork_answers_201_with_the_copys_api_url_in_location(alice, bob):
 
 
 def test_neither_the_readme_nor_the_api_docs_nor_its_root_call_the_api_read_only(api):
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    readme = docs_text()
     schema = api.get("/api/v1/schema/", HTTP_ACCEPT="application/json").json()
     root = api.get("/api/v1/", HTTP_ACCEPT="text/html").content.decode()
     for text in (readme, schema["info"]["description"], root):

@@ -4,7 +4,6 @@ number a client sends; drawn once and read from its file after; offered by the p
 
 import io
 import re
-from pathlib import Path
 
 import pypdfium2
 import pytest
@@ -17,6 +16,7 @@ from decks.images import deck_images_folder
 from decks.proxies import MAX_SHEET_CARDS, lead_pages, parse_options
 from decks.services import Intake, RequestedCard, deck_create, deck_update
 from decks.sheet_pages import KIND, PAGE_DPI
+from tests.documentation import docs_text
 
 pytestmark = pytest.mark.django_db
 
@@ -239,7 +239,7 @@ def test_the_proxy_form_links_every_page_as_png_with_its_options(client, owner):
 
 
 def test_the_readme_states_the_page_limit_and_its_size_in_pixels():
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    readme = docs_text()
     limits = readme[readme.index("### Limits") :]
     row = next(line for line in limits.splitlines() if "proxies.png" in line)
     times = " \N{MULTIPLICATION SIGN} "

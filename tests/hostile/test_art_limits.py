@@ -4,7 +4,6 @@ alone, naming the limit, with nothing stored; what is stored is printed from one
 import io
 import struct
 import zlib
-from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import Group, User
@@ -15,13 +14,14 @@ from rest_framework.test import APIClient
 
 from cardsite.catalogue.art import MAX_ART_PIXELS, MAX_ART_SIDE, PRINT_ART_FOLDER, PRINT_ART_SIDE
 from cardsite.catalogue.models import Card
+from tests.documentation import docs_text
 
 pytestmark = pytest.mark.django_db
 
 
 def readme_limits() -> str:
-    """The README's Limits table, where each limit is stated for people."""
-    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    """The Limits table (docs/pages/operations.md), where each limit is stated for people."""
+    text = docs_text()
     start = text.index("### Limits")
     return text[start : text.index("\n### ", start + 1)]
 

@@ -1,8 +1,6 @@
 """A collection's inputs as an attacker sends them: past every limit a 4xx naming it, never a
 5xx, and nothing stored."""
 
-from pathlib import Path
-
 import pytest
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -12,6 +10,7 @@ from rest_framework.test import APIClient
 from cardsite.catalogue.models import Card
 from cardsite.collection.models import CollectionCard
 from cardsite.collection.services import MAX_IMPORT_BYTES, MAX_IMPORT_LINES
+from tests.documentation import docs_text
 
 pytestmark = pytest.mark.django_db
 GAME = "conquest-for-the-capital"
@@ -41,7 +40,7 @@ def nothing_stored():
 
 
 def readme_limits() -> str:
-    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    text = docs_text()
     start = text.index("### Limits")
     return text[start : text.index("\n### ", start + 1)]
 

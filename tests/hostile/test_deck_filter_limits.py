@@ -2,13 +2,13 @@
 limit or the name, the form still there, and no deck read."""
 
 import re
-from pathlib import Path
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from decks.finding import CARD_MAX, CHOICE_MAX, PAGE_MAX, Q_MAX, Q_WORDS
+from tests.documentation import docs_text
 
 pytestmark = pytest.mark.django_db
 
@@ -16,8 +16,8 @@ DECK_TABLE = re.compile(r'\bFROM "decks_deck"(?!\w)')
 
 
 def readme_limits() -> str:
-    """The README's Limits table, where each limit is stated for people."""
-    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    """The Limits table (docs/pages/operations.md), where each limit is stated for people."""
+    text = docs_text()
     start = text.index("### Limits")
     return text[start : text.index("\n### ", start + 1)]
 

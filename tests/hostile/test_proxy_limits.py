@@ -2,7 +2,6 @@
 from the API, the deck's page and the command line, before anything is drawn or queued."""
 
 import io
-from pathlib import Path
 
 import pytest
 import yaml
@@ -15,13 +14,14 @@ from decks.models import Job
 from decks.proxies import MAX_SHEET_CARDS, check_sheet_size
 from decks.services import Intake, RequestedCard, deck_create
 from engines.errors import InputError
+from tests.documentation import docs_text
 
 pytestmark = pytest.mark.django_db
 
 
 def readme_limits() -> str:
-    """The README's Limits table, where each limit is stated for people."""
-    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    """The Limits table (docs/pages/operations.md), where each limit is stated for people."""
+    text = docs_text()
     start = text.index("### Limits")
     return text[start : text.index("\n### ", start + 1)]
 

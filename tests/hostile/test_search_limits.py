@@ -2,7 +2,6 @@
 alike on SQLite and PostgreSQL, before any card is looked at."""
 
 import re
-from pathlib import Path
 
 import pytest
 import yaml
@@ -18,13 +17,14 @@ from cardsite.catalogue.search.limits import (
     QUERY_NUMBER_MAX,
     QUERY_NUMBER_MIN,
 )
+from tests.documentation import docs_text
 
 pytestmark = pytest.mark.django_db
 
 
 def readme_limits() -> str:
-    """The README's Limits table, where each limit is stated for people."""
-    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    """The Limits table (docs/pages/operations.md), where each limit is stated for people."""
+    text = docs_text()
     start = text.index("### Limits")
     return text[start : text.index("\n### ", start + 1)]
 

@@ -34,7 +34,7 @@ from engines.base import GameEngine
 from engines.bounds import one_line, plain_text
 from engines.errors import InputError
 
-# Bounds on one change, documented in the README's Limits table.
+# Bounds on one change, documented in the Limits table (docs/pages/operations.md).
 MAX_FIELDS = 60
 MAX_LIST_ITEMS = 50
 MAX_TEXT = 5_000

@@ -14,7 +14,10 @@ PROGRESS_FROM = 1000
 
 
 class Command(BaseCommand):
-    help = "Import cards (CSV or JSON) into one game, all or nothing. Columns: see README."
+    help = (
+        "Import cards (CSV or JSON) into one game, all or nothing. "
+        "Columns: see docs/pages/game-data.md."
+    )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("file", type=Path)
