@@ -1,0 +1,449 @@
+"""The filter language evaluated in memory, over plain card records.
+
+    compile_filter("planet_type:federation -!Earth", stats=engine.stats)(deck_card)
+
+Search, deck rules and simulations share one language: the site compiles a query into SQL
+(cardsite/catalogue/search/compile.py); this module compiles the same tree into a predicate
+over any object with a card's facts (`FilterCard`: an `engines.rules.DeckCard`, or a
+`CardRecord` carrying the catalogue's set, rarity and game too). Each key reads its value
+exactly as the SQL compiler does, and tests/catalogue/test_filter_agreement.py holds the two
+to the same cards.
+
+Two modes:
+- lenient (search's): a term that cannot apply (an unknown key, a type no card has) is dropped
+  with a note, and a query whose every term was dropped matches nothing;
+- strict (deck rules, data files): such a term is a FilterError naming it, so a game author
+  hears of a typo when the game loads, not when a rule quietly passes every card.
+
+Which values exist (the types, factions, keywords, sets, rarities and games of the cards being
+filtered) comes from a `Schema`. Where it does not say (None), a value is matched against each
+card's own facts, and strict mode cannot tell a misspelt value from one no card has yet.
+`own` and `is:owned` need a viewer's collection and are always refused here.
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import NoReturn, TypeVar
+
+from engines.filters.bounds import check_length, check_size
+from engines.filters.keys import (
+    FIELD_OF_KEY,
+    ORDER_KEYS,
+    OWN_KEY,
+    OWNED_WORD,
+    UNOFFICIAL_WORDS,
+    singular,
+)
+from engines.filters.limits import QUERY_NUMBER_MAX, QUERY_NUMBER_MIN
+from engines.filters.records import FilterCard, Named, Schema, StatSpec
+from engines.filters.syntax import Node, Not, Or, QuerySyntaxError, Term, parse, terms
+from engines.filters.text import fold, slugify
+
+__all__ = [
+    "CardFilter",
+    "DroppedTerm",
+    "FilterError",
+    "compile_filter",
+    "compile_query",
+    "matches",
+    "select",
+]
+
+
+class FilterError(QuerySyntaxError):
+    """A term that cannot apply, in strict mode, or that needs what no record has (`own`).
+
+    `key` is the term's key ("" for a bare word), so a loader can name it beside the file."""
+
+    def __init__(self, message: str, position: int, key: str = "") -> None:
+        super().__init__(message, position)
+        self.key = key
+
+
+@dataclass(frozen=True)
+class DroppedTerm:
+    """A term a lenient filter left out, and why."""
+
+    term: Term
+    reason: str
+
+
+C = TypeVar("C", bound=FilterCard)
+Predicate = Callable[[FilterCard], bool]
+
+
+@dataclass(frozen=True)
+class CardFilter:
+    """A compiled query: call it with a card record."""
+
+    predicate: Predicate | None  # None: no term filters, so every card matches
+    nothing_applies: bool = False  # terms were given, but every one was dropped
+    dropped: tuple[DroppedTerm, ...] = ()
+
+    def __call__(self, card: FilterCard) -> bool:
+        if self.nothing_applies:
+            return False
+        return self.predicate is None or self.predicate(card)
+
+
+def compile_filter(text: str, *, stats: Sequence[StatSpec]) -> CardFilter:
+    """A strict filter over cards with these stats: for rules and data files, where every key
+    and value must mean something. Raises QuerySyntaxError (FilterError for a term that cannot
+    apply, naming its key)."""
+    return compile_query(text, schema=Schema(stats=tuple(stats)), strict=True)
+
+
+def compile_query(query: str | Node | None, *, schema: Schema, strict: bool = False) -> CardFilter:
+    """The filter for `query` (text, or a tree parse() made) over cards of `schema`.
+
+    Text is held to the same bounds as a search (limits.py)."""
+    if isinstance(query, str):
+        check_length(query)
+        query = parse(query)
+    check_size(query)
+    compiler = _Compiler(schema, strict=strict)
+    predicate = compiler.node(query) if query is not None else None
+    # As the search does: terms were given but none could apply, so no card is meant.
+    nothing_applies = predicate is None and any(t.key not in ORDER_KEYS for t in terms(query))
+    return CardFilter(predicate, nothing_applies, tuple(compiler.dropped))
+
+
+def matches(query: str | Node | None, card: FilterCard, *, schema: Schema) -> bool:
+    return compile_query(query, schema=schema)(card)
+
+
+def select(query: str | Node | None, cards: Iterable[C], *, schema: Schema) -> list[C]:
+    """The cards `query` matches, in their order; compiled once for all of them."""
+    card_filter = compile_query(query, schema=schema)
+    return [card for card in cards if card_filter(card)]
+
+
+# --- reading cards ---------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=8192)
+def _folded(text: str) -> str:
+    return fold(text)
+
+
+@functools.lru_cache(maxsize=8192)
+def _slug(name: str) -> str:
+    return slugify(name)
+
+
+def _slugs(names: Iterable[str]) -> set[str]:
+    return {_slug(n) for n in names}
+
+
+def _catalogue_fact(card: FilterCard, attribute: str, term: Term) -> object:
+    """A fact only catalogue records carry (a deck's card has no set or rarity)."""
+    try:
+        return getattr(card, attribute)
+    except AttributeError:
+        raise FilterError(
+            f"“{term.key}” needs each card's {attribute.replace('_', ' ')}, "
+            f"which a {type(card).__name__} does not carry",
+            term.position,
+            term.key or "",
+        ) from None
+
+
+def _both(first: Predicate, second: Predicate) -> Predicate:
+    return lambda card: first(card) and second(card)
+
+
+def _either(first: Predicate, second: Predicate) -> Predicate:
+    return lambda card: first(card) or second(card)
+
+
+def _negated(inner: Predicate) -> Predicate:
+    return lambda card: not inner(card)
+
+
+_ORDERINGS: dict[str, Callable[[int, int], bool]] = {
+    ":": operator.eq,
+    "=": operator.eq,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
+
+
+# --- the compiler ----------------------------------------------------------------------------
+
+
+class _Compiler:
+    """Mirrors cardsite.catalogue.search.compile._Compiler, term for term: each method
+    answers a predicate, or None for a term dropped (lenient) after noting why."""
+
+    def __init__(self, schema: Schema, *, strict: bool) -> None:
+        self.schema = schema
+        self.strict = strict
+        self.dropped: list[DroppedTerm] = []
+        self.stats: dict[str, StatSpec] = {}
+        for spec in schema.stats:
+            for alias in (spec.key, *spec.aliases):
+                self.stats.setdefault(alias, spec)
+        self.fields: dict[str, Callable[[Term], Predicate | None]] = {
+            "type": self.type_p,
+            "text": self.text_p,
+            "faction": self.faction_p,
+            "set": self.set_p,
+            "rarity": self.rarity_p,
+            "keyword": self.keyword_p,
+            "game": self.game_p,
+            "name": self.name_p,
+        }
+
+    def drop(self, term: Term, reason: str) -> None:
+        if self.strict:
+            raise FilterError(f"{reason} (in “{_written(term)}”)", term.position, term.key or "")
+        self.dropped.append(DroppedTerm(term, reason))
+
+    def refuse(self, term: Term, reason: str) -> NoReturn:
+        """Refuse, in either mode, a term nothing here can answer."""
+        raise FilterError(f"{reason} (in “{_written(term)}”)", term.position, term.key or "")
+
+    def node(self, node: Node) -> Predicate | None:
+        # Recursion is bounded: check_size refused trees deeper than MAX_QUERY_DEPTH.
+        if isinstance(node, Term):
+            return self.term(node)
+        if isinstance(node, Not):
+            inner = self.node(node.child)
+            return None if inner is None else _negated(inner)
+        parts = [p for p in (self.node(child) for child in node.children) if p is not None]
+        if not parts:
+            return None
+        combine = _either if isinstance(node, Or) else _both
+        return functools.reduce(combine, parts)
+
+    def term(self, term: Term) -> Predicate | None:
+        if term.key is None:
+            return self.bare_p(term)
+        if term.key in ORDER_KEYS:
+            if self.strict:
+                self.refuse(term, f"“{term.key}” sorts search results; a filter cannot use it")
+            return None
+        if term.key == OWN_KEY or (term.key == "is" and term.value.lower() == OWNED_WORD):
+            self.refuse(term, "cards owned are a viewer's collection, which a filter cannot read")
+        field_name = FIELD_OF_KEY.get(term.key)
+        if field_name is not None:
+            handler = self.fields[field_name]
+            if term.op not in (":", "=") and field_name != "rarity":
+                if term.op == "!=":
+                    inner = handler(term)
+                    return None if inner is None else _negated(inner)
+                self.drop(term, f"{term.key} does not compare with {term.op}")
+                return None
+            return handler(term)
+        spec = self.stats.get(term.key)
+        if spec is not None:
+            return self.stat_p(term, spec)
+        known = sorted({*FIELD_OF_KEY, *self.stats})
+        self.drop(term, f"unknown key “{term.key}”; the keys are {', '.join(known)}")
+        return None
+
+    # --- fields ----------------------------------------------------------------------------
+
+    def bare_p(self, term: Term) -> Predicate | None:
+        folded = fold(term.value)
+        if not folded:
+            self.drop(term, f"“{term.value}” has no letters or digits to look for")
+            return None
+        if term.exact:
+            return lambda card: _folded(card.name) == folded
+        if term.quoted:
+            return lambda card: folded in _folded(card.name)
+        wanted = folded.split()
+        return lambda card: all(word in _folded(card.name) for word in wanted)
+
+    def name_p(self, term: Term) -> Predicate | None:
+        return self.bare_p(Term(None, ":", term.value, term.position, quoted=True))
+
+    def type_p(self, term: Term) -> Predicate | None:
+        wanted = slugify(term.value)
+        types, subtypes = self.schema.types, self.schema.subtypes
+        if types is None or subtypes is None:
+            # No vocabulary: each card's own type and classifications are the candidates.
+            return lambda card: bool(
+                (card.card_type and wanted in _slug(card.card_type))
+                or any(wanted in s for s in _slugs(card.subtypes))
+            )
+        type_slugs = {s for s in _slugs(types) if wanted in s}
+        subtype_slugs = {s for s in _slugs(subtypes) if wanted in s}
+        if not type_slugs and not subtype_slugs:
+            self.drop(term, f"“{term.value}” is not a card type or classification")
+            return None
+        return lambda card: bool(
+            (card.card_type and _slug(card.card_type) in type_slugs)
+            or _slugs(card.subtypes) & subtype_slugs
+        )
+
+    def text_p(self, term: Term) -> Predicate | None:
+        tokens = fold(term.value).split()
+        if not tokens:
+            self.drop(term, "no words to look for in the rules text")
+            return None
+        if term.quoted:
+            return lambda card: _holds_phrase(_folded(card.text).split(), tokens)
+        # Each word starts some word of the text, as a full-text prefix search finds it.
+        return lambda card: all(
+            any(w.startswith(t) for w in _folded(card.text).split()) for t in tokens
+        )
+
+    def faction_p(self, term: Term) -> Predicate | None:
+        entries = self.schema.factions
+        if entries is None:
+            return lambda card: bool(
+                _slugs(card.factions) & _faction_slugs(term.value, map(Named, card.factions))
+            )
+        wanted = _faction_slugs(term.value, entries)
+        if not wanted:
+            self.drop(term, f"“{term.value}” is not a faction, race, suit or affiliation")
+            return None
+        return lambda card: bool(_slugs(card.factions) & wanted)
+
+    def keyword_p(self, term: Term) -> Predicate | None:
+        value = term.value.lower()
+        if value in UNOFFICIAL_WORDS:
+            if self.schema.sets is None:
+                self.refuse(term, f"“is:{value}” needs the catalogue's sets")
+            official = value == "official"
+            return lambda card: _catalogue_fact(card, "official", term) == official
+        entries = self.schema.keywords
+        if entries is None:
+            return lambda card: bool(
+                _slugs(card.keywords) & _keyword_slugs(term.value, map(Named, card.keywords))
+            )
+        wanted = _keyword_slugs(term.value, entries)
+        if not wanted:
+            self.drop(term, f"“{term.value}” is not a keyword or attribute")
+            return None
+        return lambda card: bool(_slugs(card.keywords) & wanted)
+
+    def set_p(self, term: Term) -> Predicate | None:
+        sets = self.schema.sets
+        if sets is None:
+            self.refuse(term, f"“{term.key}” needs the catalogue's sets")
+        value = term.value.lower()
+        codes = {s.code for s in sets if s.code.lower() == value or value in s.name.lower()}
+        if not codes:
+            self.drop(term, f"“{term.value}” is not a set")
+            return None
+        return lambda card: _catalogue_fact(card, "set_code", term) in codes
+
+    def rarity_p(self, term: Term) -> Predicate | None:
+        rarities = self.schema.rarities
+        if rarities is None:
+            self.refuse(term, f"“{term.key}” needs the catalogue's rarities")
+        prefix = slugify(term.value)
+        ordered = sorted(rarities, key=lambda r: r.order)
+        found = [r for r in ordered if _slug(r.name).startswith(prefix)]
+        if not found:
+            self.drop(term, f"“{term.value}” is not a rarity")
+            return None
+        if term.op == "!=":
+            excluded = {r.name for r in found}
+            return lambda card: _catalogue_fact(card, "rarity", term) not in excluded
+        # As the SQL compiler's dict: of several rarities the prefix names, the rarest counts.
+        order = found[-1].order
+        compare = _ORDERINGS[term.op]
+        names = {r.name for r in ordered if compare(r.order, order)}
+        return lambda card: _catalogue_fact(card, "rarity", term) in names
+
+    def game_p(self, term: Term) -> Predicate | None:
+        games = self.schema.games
+        if games is None:
+            self.refuse(term, f"“{term.key}” needs the catalogue's games")
+        wanted = slugify(term.value)
+        slugs = {g for g in games if wanted in g}
+        if not slugs:
+            self.drop(term, f"“{term.value}” is not a game here")
+            return None
+        return lambda card: _catalogue_fact(card, "game", term) in slugs
+
+    def stat_p(self, term: Term, spec: StatSpec) -> Predicate | None:
+        key = spec.key
+        if spec.kind == "choice":
+            value = term.value.lower()
+            found = [c for c in spec.choices if c.startswith(value)]
+            if term.op not in (":", "=", "!=") or len(found) != 1:
+                self.drop(term, f"{key} is one of {', '.join(spec.choices)}")
+                return None
+            choice = found[0]
+            if term.op == "!=":
+                return lambda card: key in card.stats and card.stats[key] != choice
+            return lambda card: card.stats.get(key) == choice
+        try:
+            number = int(term.value)
+        except ValueError:
+            self.drop(term, f"{key} needs a whole number")
+            return None
+        if not QUERY_NUMBER_MIN <= number <= QUERY_NUMBER_MAX:
+            # Refused, not dropped, as the search does: ignoring `cq>=99999999999` would let
+            # every card through.
+            raise QuerySyntaxError(
+                f"“{term.key}{term.op}{term.value}”: a number in a query must be between "
+                f"{QUERY_NUMBER_MIN:,} and {QUERY_NUMBER_MAX:,}",
+                term.position,
+            )
+        if term.op == "!=":
+            return lambda card: key in card.stats and card.stats[key] != number
+        compare = _ORDERINGS[term.op]
+
+        def holds(card: FilterCard) -> bool:
+            stat = card.stats.get(key)
+            # bool is an int subclass, but a stat of `true` is no number a query compares with.
+            return isinstance(stat, int) and not isinstance(stat, bool) and compare(stat, number)
+
+        return holds
+
+
+def _written(term: Term) -> str:
+    if term.key is None:
+        return f"!{term.value}" if term.exact else term.value
+    return f"{term.key}{term.op}{term.value}"
+
+
+def _holds_phrase(text_words: list[str], tokens: list[str]) -> bool:
+    """The tokens as consecutive words, the last only a word's beginning (as `"draw a"*`)."""
+    *whole, last = tokens
+    span = len(tokens)
+    return any(
+        text_words[i : i + span - 1] == whole and text_words[i + span - 1].startswith(last)
+        for i in range(len(text_words) - span + 1)
+    )
+
+
+def _faction_slugs(value: str, entries: Iterable[Named]) -> set[str]:
+    """The factions `f:value` names: by slug, abbreviation or slug prefix, else in the
+    singular ("dwarf" for Dwarves)."""
+    wanted = slugify(value)
+    entries = list(entries)
+    found = {
+        _slug(e.name)
+        for e in entries
+        if _slug(e.name).startswith(wanted)
+        or (e.abbreviation and e.abbreviation.lower() == value.lower())
+    }
+    if found:
+        return found
+    return {_slug(e.name) for e in entries if singular(_slug(e.name)) == singular(wanted)}
+
+
+def _keyword_slugs(value: str, entries: Iterable[Named]) -> set[str]:
+    """The keywords `kw:value` names: by slug, abbreviation, or a slug's first words
+    ("guardian" for Guardian 2)."""
+    wanted = slugify(value)
+    return {
+        _slug(e.name)
+        for e in entries
+        if _slug(e.name) == wanted
+        or (e.abbreviation and e.abbreviation.lower() == value.lower())
+        or _slug(e.name).startswith(f"{wanted}-")
+    }
