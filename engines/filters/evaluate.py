@@ -73,7 +73,7 @@ class DroppedTerm:
 
 
 C = TypeVar("C", bound=FilterCard)
-Predicate = Callable[[FilterCard], bool]
+Predicate = Callable[[FilterCard], bool | None]  # None: unknown, as SQL's NULL
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,8 @@ class CardFilter:
     def __call__(self, card: FilterCard) -> bool:
         if self.nothing_applies:
             return False
-        return self.predicate is None or self.predicate(card)
+        # As a WHERE clause keeps a row only when its condition is true, not when unknown.
+        return self.predicate is None or self.predicate(card) is True
 
 
 def compile_filter(text: str, *, stats: Sequence[StatSpec]) -> CardFilter:
@@ -152,16 +153,56 @@ def _catalogue_fact(card: FilterCard, attribute: str, term: Term) -> object:
         ) from None
 
 
+# Terms answer in SQL's three-valued logic: a stat comparison over a card without that stat
+# is unknown (None), as the database's comparison with a missing JSON key is NULL, so that
+# `-cq:1`, like the search, lists only cards that have a CQ other than 1. Other terms read
+# columns the SQL compiler keeps two-valued, and answer True or False.
+
+
 def _both(first: Predicate, second: Predicate) -> Predicate:
-    return lambda card: first(card) and second(card)
+    def both(card: FilterCard) -> bool | None:
+        left = first(card)
+        if left is False:
+            return False
+        right = second(card)
+        if right is False:
+            return False
+        return None if left is None or right is None else True
+
+    return both
 
 
 def _either(first: Predicate, second: Predicate) -> Predicate:
-    return lambda card: first(card) or second(card)
+    def either(card: FilterCard) -> bool | None:
+        left = first(card)
+        if left is True:
+            return True
+        right = second(card)
+        if right is True:
+            return True
+        return None if left is None or right is None else False
+
+    return either
 
 
 def _negated(inner: Predicate) -> Predicate:
-    return lambda card: not inner(card)
+    def negated(card: FilterCard) -> bool | None:
+        truth = inner(card)
+        return None if truth is None else not truth
+
+    return negated
+
+
+def _differs(key: str, value: object) -> Predicate:
+    """`key!=value`: the card has the stat, and it is another (unknown if stated as null)."""
+
+    def differs(card: FilterCard) -> bool | None:
+        if key not in card.stats:
+            return False
+        stat = card.stats[key]
+        return None if stat is None else stat != value
+
+    return differs
 
 
 _ORDERINGS: dict[str, Callable[[int, int], bool]] = {
@@ -377,8 +418,13 @@ class _Compiler:
                 return None
             choice = found[0]
             if term.op == "!=":
-                return lambda card: key in card.stats and card.stats[key] != choice
-            return lambda card: card.stats.get(key) == choice
+                return _differs(key, choice)
+
+            def chosen(card: FilterCard) -> bool | None:
+                stat = card.stats.get(key)
+                return None if stat is None else stat == choice
+
+            return chosen
         try:
             number = int(term.value)
         except ValueError:
@@ -393,11 +439,13 @@ class _Compiler:
                 term.position,
             )
         if term.op == "!=":
-            return lambda card: key in card.stats and card.stats[key] != number
+            return _differs(key, number)
         compare = _ORDERINGS[term.op]
 
-        def holds(card: FilterCard) -> bool:
+        def holds(card: FilterCard) -> bool | None:
             stat = card.stats.get(key)
+            if stat is None:
+                return None
             # bool is an int subclass, but a stat of `true` is no number a query compares with.
             return isinstance(stat, int) and not isinstance(stat, bool) and compare(stat, number)
 

@@ -125,9 +125,19 @@ def test_every_integer_comparison_reads_the_stat_and_skips_cards_without_it():
     assert names("cq<=1", cards) == ["C0", "C1"]
     assert names("cq>2", cards) == ["C3"]
     assert names("cost>=2", cards) == ["C2", "C3"]
-    # As the SQL compiler: != needs the stat present, while -cq:2 also keeps cards without it.
     assert names("cq!=2", cards) == ["C0", "C1", "C3"]
-    assert names("-cq:2", cards) == ["C0", "C1", "C3", "None"]
+
+
+def test_a_card_without_the_stat_is_neither_in_nor_out_of_a_comparison_with_it():
+    # As in the search's SQL, where comparing with a missing stat is NULL: `-cq:2` lists only
+    # cards with a CQ other than 2, and an `or` with a true side still lists the card.
+    cards = [deck_card("Two", cq=2), deck_card("Three", cq=3), deck_card("Unit", "Unit")]
+    assert names("-cq:2", cards) == ["Three"]
+    assert names("-(cq:2 or t:ship)", cards) == []
+    assert names("-(cq:2 and t:ship)", cards) == ["Three", "Unit"]
+    assert names("cq:2 or t:unit", cards) == ["Two", "Unit"]
+    assert names("-(cq:2 or t:unit)", cards) == ["Three"]
+    assert names("--cq:2", cards) == ["Two"]
 
 
 def test_a_choice_stat_matches_by_a_unique_prefix():
