@@ -37,8 +37,9 @@ from engines.filters.keys import (
     OWNED_WORD,
     UNOFFICIAL_WORDS,
     singular,
+    stat_choice,
+    stat_number,
 )
-from engines.filters.limits import QUERY_NUMBER_MAX, QUERY_NUMBER_MIN
 from engines.filters.records import FilterCard, Named, Schema, StatSpec
 from engines.filters.syntax import Node, Not, Or, QuerySyntaxError, Term, parse, terms
 from engines.filters.text import fold, slugify
@@ -159,30 +160,20 @@ def _catalogue_fact(card: FilterCard, attribute: str, term: Term) -> object:
 # columns the SQL compiler keeps two-valued, and answer True or False.
 
 
-def _both(first: Predicate, second: Predicate) -> Predicate:
-    def both(card: FilterCard) -> bool | None:
-        left = first(card)
-        if left is False:
-            return False
-        right = second(card)
-        if right is False:
-            return False
-        return None if left is None or right is None else True
+def _combined(parts: list[Predicate], *, decisive: bool) -> Predicate:
+    """The parts joined by `and` (decisive False: one false part decides) or by `or`
+    (decisive True); undecided with an unknown part, the whole is unknown."""
 
-    return both
+    def combined(card: FilterCard) -> bool | None:
+        unknown = False
+        for part in parts:
+            truth = part(card)
+            if truth is decisive:
+                return decisive
+            unknown = unknown or truth is None
+        return None if unknown else not decisive
 
-
-def _either(first: Predicate, second: Predicate) -> Predicate:
-    def either(card: FilterCard) -> bool | None:
-        left = first(card)
-        if left is True:
-            return True
-        right = second(card)
-        if right is True:
-            return True
-        return None if left is None or right is None else False
-
-    return either
+    return combined
 
 
 def _negated(inner: Predicate) -> Predicate:
@@ -260,8 +251,7 @@ class _Compiler:
         parts = [p for p in (self.node(child) for child in node.children) if p is not None]
         if not parts:
             return None
-        combine = _either if isinstance(node, Or) else _both
-        return functools.reduce(combine, parts)
+        return parts[0] if len(parts) == 1 else _combined(parts, decisive=isinstance(node, Or))
 
     def term(self, term: Term) -> Predicate | None:
         if term.key is None:
@@ -338,16 +328,8 @@ class _Compiler:
         )
 
     def faction_p(self, term: Term) -> Predicate | None:
-        entries = self.schema.factions
-        if entries is None:
-            return lambda card: bool(
-                _slugs(card.factions) & _faction_slugs(term.value, map(Named, card.factions))
-            )
-        wanted = _faction_slugs(term.value, entries)
-        if not wanted:
-            self.drop(term, f"“{term.value}” is not a faction, race, suit or affiliation")
-            return None
-        return lambda card: bool(_slugs(card.factions) & wanted)
+        reason = f"“{term.value}” is not a faction, race, suit or affiliation"
+        return self.named_p(term, self.schema.factions, _faction_slugs, _factions, reason)
 
     def keyword_p(self, term: Term) -> Predicate | None:
         value = term.value.lower()
@@ -356,16 +338,31 @@ class _Compiler:
                 self.refuse(term, f"“is:{value}” needs the catalogue's sets")
             official = value == "official"
             return lambda card: _catalogue_fact(card, "official", term) == official
-        entries = self.schema.keywords
+        reason = f"“{term.value}” is not a keyword or attribute"
+        return self.named_p(term, self.schema.keywords, _keyword_slugs, _keywords, reason)
+
+    def named_p(
+        self,
+        term: Term,
+        entries: tuple[Named, ...] | None,
+        named: Callable[[str, Iterable[Named]], set[str]],
+        facts: Callable[[FilterCard], tuple[str, ...]],
+        reason: str,
+    ) -> Predicate | None:
+        """Cards with a faction (or keyword) of those `named` finds for the term's value among
+        `entries`, or among each card's own when the schema does not list them."""
         if entries is None:
-            return lambda card: bool(
-                _slugs(card.keywords) & _keyword_slugs(term.value, map(Named, card.keywords))
-            )
-        wanted = _keyword_slugs(term.value, entries)
+
+            def own(card: FilterCard) -> bool:
+                names = facts(card)
+                return bool(_slugs(names) & named(term.value, map(Named, names)))
+
+            return own
+        wanted = named(term.value, entries)
         if not wanted:
-            self.drop(term, f"“{term.value}” is not a keyword or attribute")
+            self.drop(term, reason)
             return None
-        return lambda card: bool(_slugs(card.keywords) & wanted)
+        return lambda card: bool(_slugs(facts(card)) & wanted)
 
     def set_p(self, term: Term) -> Predicate | None:
         sets = self.schema.sets
@@ -411,12 +408,10 @@ class _Compiler:
     def stat_p(self, term: Term, spec: StatSpec) -> Predicate | None:
         key = spec.key
         if spec.kind == "choice":
-            value = term.value.lower()
-            found = [c for c in spec.choices if c.startswith(value)]
-            if term.op not in (":", "=", "!=") or len(found) != 1:
+            choice = stat_choice(term, spec.choices)
+            if choice is None:
                 self.drop(term, f"{key} is one of {', '.join(spec.choices)}")
                 return None
-            choice = found[0]
             if term.op == "!=":
                 return _differs(key, choice)
 
@@ -425,19 +420,10 @@ class _Compiler:
                 return None if stat is None else stat == choice
 
             return chosen
-        try:
-            number = int(term.value)
-        except ValueError:
+        number = stat_number(term)
+        if number is None:
             self.drop(term, f"{key} needs a whole number")
             return None
-        if not QUERY_NUMBER_MIN <= number <= QUERY_NUMBER_MAX:
-            # Refused, not dropped, as the search does: ignoring `cq>=99999999999` would let
-            # every card through.
-            raise QuerySyntaxError(
-                f"“{term.key}{term.op}{term.value}”: a number in a query must be between "
-                f"{QUERY_NUMBER_MIN:,} and {QUERY_NUMBER_MAX:,}",
-                term.position,
-            )
         if term.op == "!=":
             return _differs(key, number)
         compare = _ORDERINGS[term.op]
@@ -466,6 +452,14 @@ def _holds_phrase(text_words: list[str], tokens: list[str]) -> bool:
         text_words[i : i + span - 1] == whole and text_words[i + span - 1].startswith(last)
         for i in range(len(text_words) - span + 1)
     )
+
+
+def _factions(card: FilterCard) -> tuple[str, ...]:
+    return card.factions
+
+
+def _keywords(card: FilterCard) -> tuple[str, ...]:
+    return card.keywords
 
 
 def _faction_slugs(value: str, entries: Iterable[Named]) -> set[str]:

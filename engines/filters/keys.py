@@ -6,6 +6,11 @@ The site's compiler (cardsite/catalogue/search/compile.py) and the in-memory eva
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from engines.filters.limits import QUERY_NUMBER_MAX, QUERY_NUMBER_MIN
+from engines.filters.syntax import QuerySyntaxError, Term
+
 # Each field a term can name, by the keys that name it (a stat is named by its own key and
 # aliases, from the game's StatField).
 FIELD_KEYS: dict[str, tuple[str, ...]] = {
@@ -43,3 +48,30 @@ def singular(word: str) -> str:
     if word.endswith("es") and word[-3:-2] in "sxz":
         return word[:-2]
     return word.removesuffix("s")
+
+
+def stat_choice(term: Term, choices: Sequence[str]) -> str | None:
+    """The choice a term names by a unique beginning (`planet:fed`), or None when it names
+    none or several, or compares with an operator choices do not take."""
+    found = [c for c in choices if c.startswith(term.value.lower())]
+    if term.op not in (":", "=", "!=") or len(found) != 1:
+        return None
+    return found[0]
+
+
+def stat_number(term: Term) -> int | None:
+    """The whole number a term compares a stat with, or None when its value is not one.
+
+    Raises QuerySyntaxError for a number no stat can hold: dropping `cq>=99999999999` as
+    inapplicable would let every card through."""
+    try:
+        number = int(term.value)
+    except ValueError:
+        return None
+    if not QUERY_NUMBER_MIN <= number <= QUERY_NUMBER_MAX:
+        raise QuerySyntaxError(
+            f"“{term.key}{term.op}{term.value}”: a number in a query must be between "
+            f"{QUERY_NUMBER_MIN:,} and {QUERY_NUMBER_MAX:,}",
+            term.position,
+        )
+    return number

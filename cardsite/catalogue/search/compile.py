@@ -32,14 +32,19 @@ from cardsite.catalogue.search.dropped import Dropped, dropped, nearest, written
 from engines import ENGINES
 from engines.base import StatField, StatKind, slugify
 from engines.filters.bounds import check_length, check_size
-from engines.filters.keys import FIELD_OF_KEY, ORDER_KEYS, UNOFFICIAL_WORDS, singular
-from engines.filters.limits import QUERY_NUMBER_MAX, QUERY_NUMBER_MIN
+from engines.filters.keys import (
+    FIELD_OF_KEY,
+    ORDER_KEYS,
+    UNOFFICIAL_WORDS,
+    singular,
+    stat_choice,
+    stat_number,
+)
 from engines.filters.syntax import (
     And,
     Node,
     Not,
     Or,
-    QuerySyntaxError,
     Term,
     parse,
     terms,
@@ -345,30 +350,21 @@ class _Compiler:
     def stat_q(self, term: Term, spec: StatField) -> Q | None:
         path = f"stats__{spec.key}"
         if spec.kind is StatKind.CHOICE:
-            value = term.value.lower()
-            matches = [c for c in spec.choices if c.startswith(value)]
-            if term.op not in (":", "=", "!=") or len(matches) != 1:
+            choice = stat_choice(term, spec.choices)
+            if choice is None:
                 near = (
-                    self.nearest(value, lambda: spec.choices)
+                    self.nearest(term.value.lower(), lambda: spec.choices)
                     if term.op in (":", "=", "!=")
                     else None
                 )
                 self.warn(term, f"{spec.key} is one of {', '.join(spec.choices)}", near)
                 return None
-            q = Q(**{path: matches[0]})
+            q = Q(**{path: choice})
             return Q(**{"stats__has_key": spec.key}) & ~q if term.op == "!=" else q
-        try:
-            number = int(term.value)
-        except ValueError:
+        number = stat_number(term)
+        if number is None:
             self.warn(term, f"{spec.key} needs a whole number")
             return None
-        if not QUERY_NUMBER_MIN <= number <= QUERY_NUMBER_MAX:
-            # Refused, not dropped: ignoring `cq>=99999999999` would list every card.
-            raise QuerySyntaxError(
-                f"“{term.key}{term.op}{term.value}”: a number in a query must be between "
-                f"{QUERY_NUMBER_MIN:,} and {QUERY_NUMBER_MAX:,}",
-                term.position,
-            )
         if term.op == "!=":
             return Q(stats__has_key=spec.key) & ~Q(**{path: number})
         return Q(**{f"{path}__{COMPARISONS[term.op]}": number})
