@@ -74,6 +74,7 @@ class DroppedTerm:
 
 
 C = TypeVar("C", bound=FilterCard)
+V = TypeVar("V")
 Predicate = Callable[[FilterCard], bool | None]  # None: unknown, as SQL's NULL
 
 
@@ -241,6 +242,13 @@ class _Compiler:
         """Refuse, in either mode, a term nothing here can answer."""
         raise FilterError(f"{reason} (in “{_written(term)}”)", term.position, term.key or "")
 
+    def listed(self, term: Term, values: tuple[V, ...] | None, what: str) -> tuple[V, ...]:
+        """The schema's `values` for a term that needs them: a deck's cards carry no set,
+        rarity or game, so where the schema does not list them the term is refused."""
+        if values is None:
+            self.refuse(term, f"the term needs the catalogue's {what}, which deck cards lack")
+        return values
+
     def node(self, node: Node) -> Predicate | None:
         # Recursion is bounded: check_size refused trees deeper than MAX_QUERY_DEPTH.
         if isinstance(node, Term):
@@ -334,8 +342,7 @@ class _Compiler:
     def keyword_p(self, term: Term) -> Predicate | None:
         value = term.value.lower()
         if value in UNOFFICIAL_WORDS:
-            if self.schema.sets is None:
-                self.refuse(term, f"“is:{value}” needs the catalogue's sets")
+            self.listed(term, self.schema.sets, "sets")
             official = value == "official"
             return lambda card: _catalogue_fact(card, "official", term) == official
         reason = f"“{term.value}” is not a keyword or attribute"
@@ -365,9 +372,7 @@ class _Compiler:
         return lambda card: bool(_slugs(facts(card)) & wanted)
 
     def set_p(self, term: Term) -> Predicate | None:
-        sets = self.schema.sets
-        if sets is None:
-            self.refuse(term, f"“{term.key}” needs the catalogue's sets")
+        sets = self.listed(term, self.schema.sets, "sets")
         value = term.value.lower()
         codes = {s.code for s in sets if s.code.lower() == value or value in s.name.lower()}
         if not codes:
@@ -376,9 +381,7 @@ class _Compiler:
         return lambda card: _catalogue_fact(card, "set_code", term) in codes
 
     def rarity_p(self, term: Term) -> Predicate | None:
-        rarities = self.schema.rarities
-        if rarities is None:
-            self.refuse(term, f"“{term.key}” needs the catalogue's rarities")
+        rarities = self.listed(term, self.schema.rarities, "rarities")
         prefix = slugify(term.value)
         ordered = sorted(rarities, key=lambda r: r.order)
         found = [r for r in ordered if _slug(r.name).startswith(prefix)]
@@ -395,9 +398,7 @@ class _Compiler:
         return lambda card: _catalogue_fact(card, "rarity", term) in names
 
     def game_p(self, term: Term) -> Predicate | None:
-        games = self.schema.games
-        if games is None:
-            self.refuse(term, f"“{term.key}” needs the catalogue's games")
+        games = self.listed(term, self.schema.games, "games")
         wanted = slugify(term.value)
         slugs = {g for g in games if wanted in g}
         if not slugs:
