@@ -1,5 +1,5 @@
 """How much one search or typed name may ask for: every bound in one place, so the code that
-enforces them, the API schema and the README all quote the same numbers.
+enforces them, the API schema and the docs' Limits table all quote the same numbers.
 
 A query within these bounds costs a few milliseconds whatever it holds; beyond them a request
 is refused with a 400 naming the limit. Pure Python: the in-memory evaluator keeps to them too.
