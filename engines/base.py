@@ -8,13 +8,15 @@ the same rules run in the web site, the API, the command line and the tests.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from engines.filters.text import slugify as slugify
 from engines.hands import HandRules
+from engines.integers import STAT_MAX as STAT_MAX
+from engines.integers import STAT_MIN as STAT_MIN
 from engines.rules import Format, ZoneSize
 
 
@@ -25,20 +27,6 @@ class HandOdds:
     label: str
     exact: float
     summary_key: str | None = None
-
-
-def slugify(value: str) -> str:
-    """A URL-safe slug, folded to ASCII so that "D'Deridex" and "Lovers, The" stay readable."""
-    ascii_value = unicodedata.normalize("NFKD", value).encode("ascii", "ignore").decode("ascii")
-    ascii_value = ascii_value.replace("'", "")
-    return re.sub(r"[^a-z0-9]+", "-", ascii_value.lower()).strip("-")
-
-
-# The whole numbers a stat may hold: a 32-bit integer, PostgreSQL's `integer`, which searches
-# cast stats to for ordering. SQLite would store more, so a wider stat would be kept by one
-# database and refused by the other.
-STAT_MIN = -(2**31)
-STAT_MAX = 2**31 - 1
 
 
 class StatKind(StrEnum):

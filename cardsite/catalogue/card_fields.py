@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from cardsite.catalogue.search.text import fold
 from engines.base import GameEngine
+from engines.filters.text import fold
 
 # The largest value the collector-number sort column holds on every database (PostgreSQL's
 # `integer`; SQLite would store far more, and a value one backend keeps the other refuses).

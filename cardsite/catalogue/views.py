@@ -27,10 +27,10 @@ from django.views.decorators.cache import cache_control
 
 from cardsite.catalogue import bulk, card_parts, history, presenters, selectors
 from cardsite.catalogue.search import examples, names
-from cardsite.catalogue.search.query import QuerySyntaxError
 from cardsite.catalogue.versioning import catalogue_version, with_catalogue_version
 from cardsite.limits import spend, throttle_page
 from cardsite.seo import absolute
+from engines.filters.syntax import QuerySyntaxError
 
 GRID_PAGE = 24
 LIST_PAGE = 100

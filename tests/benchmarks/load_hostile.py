@@ -32,12 +32,12 @@ def hostile_kinds(*, owner: Any, decklist: dict[str, Any], goldfish: bool) -> li
 
     from cardsite.api.parsers import MAX_JSON_DEPTH
     from cardsite.catalogue.models import Card
-    from cardsite.catalogue.search.limits import MAX_QUERY_LENGTH, MAX_QUERY_TERMS
     from decks.api.serializers import DeckInputSerializer
     from decks.decklist import MAX_CODE_BYTES, MAX_CODE_CHARS
     from decks.services.intake import MAX_LINES
     from decks.services.resolve import MAX_SUGGESTED
     from engines import get_engine
+    from engines.filters.limits import MAX_QUERY_LENGTH, MAX_QUERY_TERMS
     from engines.odds import MAX_DECK_SIZE
 
     game, fmt = decklist["game"], decklist["format"]

@@ -8,9 +8,9 @@ import pytest
 from django.contrib.auth.models import User
 
 from cardsite.catalogue.search.compile import MAX_OFFERS
-from cardsite.catalogue.search.limits import MAX_QUERY_TERMS
 from cardsite.catalogue.selectors import card_search
 from decks.models import Deck
+from engines.filters.limits import MAX_QUERY_TERMS
 from tests.documentation import docs_text
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ from django.core.management import call_command
 from django.db.models import Count
 
 from cardsite.catalogue.models import Card, CardSet, Faction, Keyword, Ruling, Term
-from cardsite.catalogue.search.text import fold
+from engines.filters.text import fold
 
 pytestmark = pytest.mark.django_db
 

@@ -13,10 +13,10 @@ from rest_framework.authtoken.models import Token
 from cardsite.catalogue.models import Card
 from cardsite.catalogue.search.examples import COLLECTION
 from cardsite.catalogue.search.owned import SIGN_IN
-from cardsite.catalogue.search.query import QuerySyntaxError
 from cardsite.catalogue.selectors import card_search
 from cardsite.collection.models import CollectionCard, Pool, PoolMember
 from decks.models import Deck
+from engines.filters.syntax import QuerySyntaxError
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cardsite.catalogue.search.query import (
+from engines.filters.syntax import (
     And,
     Node,
     Not,

@@ -5,7 +5,7 @@ Pure Python, so none of these tests touches the database.
 
 import pytest
 
-from cardsite.catalogue.search.query import (
+from engines.filters.syntax import (
     And,
     Not,
     Or,

@@ -8,8 +8,8 @@ from django.test.utils import CaptureQueriesContext
 
 from cardsite.catalogue.models import Card
 from cardsite.catalogue.search.examples import BY_GAME, GENERAL
-from cardsite.catalogue.search.query import QuerySyntaxError
 from cardsite.catalogue.selectors import card_search
+from engines.filters.syntax import QuerySyntaxError
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from cardsite.catalogue.models import Card
-from cardsite.catalogue.search.limits import (
+from engines.filters.limits import (
     MAX_FUZZY_CHARS,
     MAX_FUZZY_WORDS,
     MAX_NAME_CHARS,

@@ -41,7 +41,7 @@ from cardsite.catalogue.api.shared import (
 from cardsite.catalogue.models import Card, CardSet, Game
 from cardsite.catalogue.search import names
 from cardsite.catalogue.search.dropped import Dropped
-from cardsite.catalogue.search.limits import (
+from engines.filters.limits import (
     MAX_FUZZY_CHARS,
     MAX_FUZZY_WORDS,
     MAX_NAME_CHARS,
@@ -51,7 +51,7 @@ from cardsite.catalogue.search.limits import (
     QUERY_NUMBER_MAX,
     QUERY_NUMBER_MIN,
 )
-from cardsite.catalogue.search.query import QuerySyntaxError
+from engines.filters.syntax import QuerySyntaxError
 
 
 @extend_schema_view(

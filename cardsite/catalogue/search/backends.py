@@ -13,7 +13,7 @@ from django.db import connection
 from django.db.models import BooleanField, Q
 from django.db.models.expressions import RawSQL
 
-from cardsite.catalogue.search.text import words as folded_words
+from engines.filters.text import words as folded_words
 
 
 def rules_text_q(text: str, *, phrase: bool) -> Q | None:

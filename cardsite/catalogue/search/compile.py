@@ -28,25 +28,29 @@ from cardsite.catalogue.models import (
     Subtype,
 )
 from cardsite.catalogue.search import backends, owned
-from cardsite.catalogue.search.bounds import check_length, check_size
 from cardsite.catalogue.search.dropped import Dropped, dropped, nearest, written
-from cardsite.catalogue.search.limits import QUERY_NUMBER_MAX, QUERY_NUMBER_MIN
-from cardsite.catalogue.search.query import (
+from engines import ENGINES
+from engines.base import StatField, StatKind, slugify
+from engines.filters.bounds import check_length, check_size
+from engines.filters.keys import (
+    FIELD_OF_KEY,
+    ORDER_KEYS,
+    UNOFFICIAL_WORDS,
+    singular,
+    stat_choice,
+    stat_number,
+)
+from engines.filters.syntax import (
     And,
     Node,
     Not,
     Or,
-    QuerySyntaxError,
     Term,
     parse,
     terms,
 )
-from cardsite.catalogue.search.text import fold
-from engines import ENGINES
-from engines.base import StatField, StatKind, slugify
+from engines.filters.text import fold
 
-# `is:` values that pick sets rather than keywords.
-UNOFFICIAL_WORDS = ("sample", "unofficial", "official")
 COMPARISONS = {"=": "exact", ":": "exact", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
 # The default order, and the tie-breaker after any other: total (id is unique), so pages
 # never overlap; an index on (name, id) serves it.
@@ -86,18 +90,8 @@ def _related(through_field: str, **lookup: object) -> Q:
     return Q(id__in=matches)
 
 
-def _singular(word: str) -> str:
-    if word.endswith("ves"):
-        return word[:-3] + "f"
-    if word.endswith("es") and word[-3:-2] in "sxz":
-        return word[:-2]
-    return word.removesuffix("s")
-
-
 # Dropped terms that get the nearest valid term offered; the rest are only named.
 MAX_OFFERS = 5
-# Keys that sort rather than filter: a query of only these still lists every card.
-ORDER_KEYS = ("order", "dir")
 
 
 class _Compiler:
@@ -117,18 +111,17 @@ class _Compiler:
             for spec in ENGINES[game.slug].stats:
                 for alias in (spec.key, *spec.aliases):
                     self.stats.setdefault(alias, spec)
-        self.fields: dict[str, Callable[[Term], Q | None]] = {}
-        for handler, keys in (
-            (self.type_q, ("t", "type")),
-            (self.text_q, ("o", "text", "oracle")),
-            (self.faction_q, ("f", "faction", "race", "suit", "affiliation")),
-            (self.set_q, ("s", "set", "e")),
-            (self.rarity_q, ("r", "rarity")),
-            (self.keyword_q, ("is", "kw", "keyword", "has")),
-            (self.game_q, ("game", "g")),
-            (self.name_q, ("name", "n")),
-        ):
-            self.fields.update(dict.fromkeys(keys, handler))
+        handlers: dict[str, Callable[[Term], Q | None]] = {
+            "type": self.type_q,
+            "text": self.text_q,
+            "faction": self.faction_q,
+            "set": self.set_q,
+            "rarity": self.rarity_q,
+            "keyword": self.keyword_q,
+            "game": self.game_q,
+            "name": self.name_q,
+        }
+        self.fields = {key: handlers[name] for key, name in FIELD_OF_KEY.items()}
 
     def warn(
         self, term: Term, reason: str, value: str | None = None, *, key: str = "", op: str = ""
@@ -172,7 +165,7 @@ class _Compiler:
     def term(self, term: Term) -> Q | None:
         if term.key is None:
             return self.bare_q(term)
-        if term.key in ("order", "dir"):
+        if term.key in ORDER_KEYS:
             return None  # handled by _order; it filters nothing
         if owned.is_own_term(term):
             try:
@@ -271,7 +264,7 @@ class _Compiler:
         ids = list(factions.values_list("id", flat=True))
         if not ids:
             # "f:dwarf" for Dwarves, "f:human" for Humans: players name a race in the singular.
-            ids = [f.id for f in self._in_games(Faction) if _singular(f.slug) == _singular(wanted)]
+            ids = [f.id for f in self._in_games(Faction) if singular(f.slug) == singular(wanted)]
         if not ids:
             near = self.nearest(term.value, lambda: self._values(Faction))
             reason = f"“{term.value}” is not a faction, race, suit or affiliation of {self.scope}"
@@ -357,30 +350,21 @@ class _Compiler:
     def stat_q(self, term: Term, spec: StatField) -> Q | None:
         path = f"stats__{spec.key}"
         if spec.kind is StatKind.CHOICE:
-            value = term.value.lower()
-            matches = [c for c in spec.choices if c.startswith(value)]
-            if term.op not in (":", "=", "!=") or len(matches) != 1:
+            choice = stat_choice(term, spec.choices)
+            if choice is None:
                 near = (
-                    self.nearest(value, lambda: spec.choices)
+                    self.nearest(term.value.lower(), lambda: spec.choices)
                     if term.op in (":", "=", "!=")
                     else None
                 )
                 self.warn(term, f"{spec.key} is one of {', '.join(spec.choices)}", near)
                 return None
-            q = Q(**{path: matches[0]})
+            q = Q(**{path: choice})
             return Q(**{"stats__has_key": spec.key}) & ~q if term.op == "!=" else q
-        try:
-            number = int(term.value)
-        except ValueError:
+        number = stat_number(term)
+        if number is None:
             self.warn(term, f"{spec.key} needs a whole number")
             return None
-        if not QUERY_NUMBER_MIN <= number <= QUERY_NUMBER_MAX:
-            # Refused, not dropped: ignoring `cq>=99999999999` would list every card.
-            raise QuerySyntaxError(
-                f"“{term.key}{term.op}{term.value}”: a number in a query must be between "
-                f"{QUERY_NUMBER_MIN:,} and {QUERY_NUMBER_MAX:,}",
-                term.position,
-            )
         if term.op == "!=":
             return Q(stats__has_key=spec.key) & ~Q(**{path: number})
         return Q(**{f"{path}__{COMPARISONS[term.op]}": number})

@@ -12,9 +12,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from cardsite.catalogue.search.query import Term
 from cardsite.catalogue.search.similarity import best_values
-from cardsite.catalogue.search.text import fold
+from engines.filters.syntax import Term
+from engines.filters.text import fold
 
 # How close (0-100, similarity.score) a valid value must be to offer it: "achievment" scores
 # 98 against "achievement", "platinum" under 60 against every rarity.

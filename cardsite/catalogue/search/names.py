@@ -12,11 +12,11 @@ from django.db.models import QuerySet
 
 from cardsite.catalogue.models import Card
 from cardsite.catalogue.search.backends import name_contains_q
-from cardsite.catalogue.search.limits import MAX_FUZZY_CHARS, MAX_FUZZY_WORDS
 from cardsite.catalogue.search.similarity import NameIndex
-from cardsite.catalogue.search.text import fold
 from cardsite.catalogue.versioning import catalogue_version
 from engines.errors import InputError
+from engines.filters.limits import MAX_FUZZY_CHARS, MAX_FUZZY_WORDS
+from engines.filters.text import fold
 
 # A fuzzy winner must score at least this (0-100, similarity.score) and beat the runner-up
 # by the margin; otherwise the answer is "ambiguous" and the candidates are shown. Typos of

@@ -12,7 +12,7 @@ and the same alignment on a rough phonetic spelling), and by the whole name with
 dropped, for wrong spacing. Whole-text scorers such as WRatio rank "deth" nearer "Boreth"
 (five letters in common, in order) than "Death, the Pale Horse"; this one does not.
 
-Texts are expected folded (cardsite.catalogue.search.text.fold): lower-case ASCII words.
+Texts are expected folded (engines.filters.text.fold): lower-case ASCII words.
 """
 
 from __future__ import annotations

@@ -1,23 +1,6 @@
-"""Text folding shared by the search columns and the queries that read them.
+"""Text folding now lives in engines/filters/text.py (the in-memory filter evaluator folds
+alike); these names stay importable from here for the modules that still read them here."""
 
-Both sides must fold text the same way: a name is stored folded, and a query word is
-folded before it is compared, so "deridex" finds "D'Deridex" and "cafe" finds "Café".
-"""
+from engines.filters.text import fold, words
 
-import re
-import unicodedata
-
-# Straight, curly and backtick apostrophes all vanish, so every spelling of "D'Deridex" folds alike.
-_APOSTROPHES = re.compile("['\u2019\u2018`]")
-_NOT_WORD = re.compile(r"[^a-z0-9]+")
-
-
-def fold(text: str) -> str:
-    """Lower-case ASCII words separated by single spaces; accents, apostrophes, punctuation go."""
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    ascii_text = _APOSTROPHES.sub("", ascii_text.lower())
-    return _NOT_WORD.sub(" ", ascii_text).strip()
-
-
-def words(text: str) -> list[str]:
-    return fold(text).split()
+__all__ = ["fold", "words"]

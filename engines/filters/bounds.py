@@ -3,14 +3,14 @@ characters (the bounds are in limits.py). Pure Python, like the parser."""
 
 from __future__ import annotations
 
-from cardsite.catalogue.search.limits import (
+from engines.filters.limits import (
     MAX_NAME_CHARS,
     MAX_QUERY_DEPTH,
     MAX_QUERY_LENGTH,
     MAX_QUERY_TERMS,
 )
-from cardsite.catalogue.search.query import And, Node, Not, Or, QuerySyntaxError, Term, terms
-from cardsite.catalogue.search.text import fold
+from engines.filters.syntax import And, Node, Not, Or, QuerySyntaxError, Term, terms
+from engines.filters.text import fold
 
 
 def check_length(text: str) -> None:
