@@ -266,6 +266,14 @@ class SummaryFigure:
 
 
 @dataclass(frozen=True)
+class SearchExample:
+    """A worked example on the search syntax page, in the game's own terms."""
+
+    query: str
+    meaning: str
+
+
+@dataclass(frozen=True)
 class GameEngine:
     slug: str
     name: str
@@ -320,6 +328,8 @@ class GameEngine:
     odds: Callable[..., list[HandOdds]] | None = field(default=None, compare=False)
     # The table a player playtests on by hand (engines.playtest): zones, opening, steps, moves.
     table: Any = field(default=None, compare=False)
+    # Worked searches for the syntax page (a test runs each against the loaded cards).
+    examples: tuple[SearchExample, ...] = ()
     _stats_by_key: dict[str, StatField] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
