@@ -1,32 +1,41 @@
-"""Game engines: one module per game, pure Python, no Django.
+"""Game engines: the interpreter of games declared as data, pure Python, no Django.
 
-Each module defines ENGINE, a `GameEngine`. Modules are discovered, so a new game
-is one new module here plus its fixtures in `fixtures/<slug>/`.
+Each game is a folder fixtures/<slug>/ whose engine.toml declares it (engines.gamefile reads
+it); ENGINES holds every game found there when the package is imported. The folder is the
+repository's fixtures/, or the one the CARDSITE_GAMES_DIR environment variable names.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
 
+from engines._goldfish_legacy import with_goldfish
 from engines.base import GameEngine
+from engines.gamefile import ENGINE_FILE, engine_from_definition, load_engine_file
 
-_NOT_GAMES = {"base"}
+GAMES_DIR = Path(
+    os.environ.get("CARDSITE_GAMES_DIR") or Path(__file__).resolve().parents[1] / "fixtures"
+)
 
 
-def _discover() -> dict[str, GameEngine]:
+def game_engine(definition: Mapping[str, Any], *, file: str = "<definition>") -> GameEngine:
+    """The whole engine a checked game definition declares, its simulation included."""
+    return with_goldfish(engine_from_definition(definition, file=file))
+
+
+def load_engines(folder: Path = GAMES_DIR) -> dict[str, GameEngine]:
+    """Every game declared under `folder` (one <slug>/engine.toml each), by slug."""
     found: dict[str, GameEngine] = {}
-    for module_info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if module_info.name in _NOT_GAMES or module_info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{__name__}.{module_info.name}")
-        engine = getattr(module, "ENGINE", None)
-        if isinstance(engine, GameEngine):
-            found[engine.slug] = engine
+    for path in sorted(folder.glob(f"*/{ENGINE_FILE}")):
+        engine = with_goldfish(load_engine_file(path))
+        found[engine.slug] = engine
     return found
 
 
-ENGINES: dict[str, GameEngine] = _discover()
+ENGINES: dict[str, GameEngine] = load_engines()
 
 
 def get_engine(slug: str) -> GameEngine:

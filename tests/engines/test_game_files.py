@@ -2,6 +2,7 @@
 Python module declared, and a broken file is refused naming the file, the path and why."""
 
 import json
+import pickle
 import shutil
 import tomllib
 from pathlib import Path
@@ -190,3 +191,22 @@ def test_a_copy_of_a_game_file_loads_with_its_own_slug(tmp_path):
     engine = load_engine_file(folder / "engine.toml")
     assert engine.slug == "copied-game"
     assert engine.formats == engines.get_engine("conquest-of-fates").formats
+
+
+@pytest.mark.parametrize("slug", GAMES)
+def test_the_site_serves_each_game_from_its_file_with_its_simulation_attached(slug):
+    served = engines.get_engine(slug)
+    assert snapshot(served) == golden(slug)
+    assert served.goldfish is not None and served.odds is not None
+    assert served.goldfish_summary and served.goldfish_cost < 1
+
+
+def test_rules_with_a_card_filter_survive_the_checks_cache(tmp_path):
+    # Check results, rules included, are pickled into the cache.
+    fmt = engines.get_engine("conquest-alpha-tactics").format("targets-short-2p")
+    assert pickle.loads(pickle.dumps(fmt)) == fmt
+
+
+def test_games_are_read_from_the_folder_given(tmp_path):
+    shutil.copytree(FIXTURES / "fate-foretold", tmp_path / "fate-foretold")
+    assert list(engines.load_engines(tmp_path)) == ["fate-foretold"]
