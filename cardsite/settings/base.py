@@ -79,6 +79,8 @@ MIDDLEWARE = [
     # A body past DATA_UPLOAD_MAX_MEMORY_SIZE: a 413 naming it (JSON under /api/).
     "cardsite.middleware.BodyTooLarge",
     "cardsite.middleware.TextHygiene",
+    # Games loaded (load_games) since this process started are served without a restart.
+    "cardsite.catalogue.live_games.GamesUpToDate",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
