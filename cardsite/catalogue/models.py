@@ -152,7 +152,7 @@ class CardType(models.Model):
 
 
 class Subtype(models.Model):
-    """A classification written beside the type (Orion's "Planet — Ice Planet", Fate's horses)."""
+    """A classification written beside the type ("Planet — Ice Planet")."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="subtypes")
     name = models.CharField(max_length=60)

@@ -3,6 +3,7 @@ Python module declared, and a broken file is refused naming the file, the path a
 
 import json
 import pickle
+import re
 import shutil
 import tomllib
 from pathlib import Path
@@ -14,13 +15,7 @@ import engines
 from engines.gamefile import SCHEMA_PATH, GameFileError, engine_from_definition, load_engine_file
 from tests.engines.game_files import FIXTURES, golden, snapshot
 
-GAMES = [
-    "conquest-alpha-tactics",
-    "conquest-for-the-capital",
-    "conquest-of-fates",
-    "conquest-of-orion",
-    "fate-foretold",
-]
+GAMES = sorted(path.parent.name for path in FIXTURES.glob("*/engine.toml"))
 
 
 def engine_file(slug: str) -> Path:
@@ -76,99 +71,81 @@ def refused(definition: dict) -> GameFileError:
     return caught.value
 
 
-def test_a_chart_of_an_unknown_stat_is_refused_naming_its_path():
-    broken = definition("conquest-of-orion")
-    broken["charts"][1]["stats"] = ["tier", "speed"]
+DELETE = object()
+# (game, where in its file, the value put there or DELETE, the path named, the reason's words)
+BROKEN = [
+    pytest.param(
+        "conquest-of-orion", ("charts", 1, "stats"), ["tier", "speed"],
+        "charts[1].stats[1]", "unknown stat 'speed'; known: cost_blue", id="chart-unknown-stat",
+    ),
+    pytest.param(
+        "conquest-alpha-tactics", ("charts", 0, "stats"), ["quadrant"],
+        "charts[0].stats[0]", "'quadrant' is no whole-number stat", id="chart-of-a-choice-stat",
+    ),
+    pytest.param(
+        "conquest-for-the-capital", ("formats", 0, "rules", 1, "zone"), "upgrades",
+        "formats[0].rules[1].zone", "unknown zone 'upgrades'; known: battle, upgrade",
+        id="rule-unknown-zone",
+    ),
+    pytest.param(
+        "conquest-of-orion", ("formats", 1, "rules", 2, "types"), ["Planet", "Moon"],
+        "formats[1].rules[2].types[1]", "unknown card type 'Moon'", id="rule-unknown-type",
+    ),
+    pytest.param(
+        "fate-foretold", ("card_types", 0, "zone"), "deck",
+        "card_types[0].zone", "unknown zone 'deck'", id="card-type-unknown-zone",
+    ),
+    pytest.param(
+        "conquest-of-fates", ("table", "steps", 0, "deals", 0, "to"), ["hands"],
+        "table.steps[0].deals[0].to[0]", "unknown table zone 'hands'", id="deal-unknown-zone",
+    ),
+    pytest.param(
+        "conquest-alpha-tactics", ("table", "steps", 3, "tally", 0, "counter"), "points",
+        "table.steps[3].tally[0].counter", "unknown counter 'points'", id="unknown-counter",
+    ),
+    pytest.param(
+        "conquest-alpha-tactics", ("formats", 2, "rules", 2, "filter"), "colour:blue -!Earth",
+        "formats[2].rules[2].filter", "unknown filter key 'colour'", id="unknown-filter-key",
+    ),
+    pytest.param(
+        "conquest-of-fates", ("formats", 0, "rules", 0, "setting"), "size",
+        "formats[0].rules[0].setting", "unknown setting 'size'", id="unknown-setting",
+    ),
+    pytest.param(
+        "conquest-of-fates", ("formats", 1, "rules", 0, "exactly"), "twenty",
+        "formats[1].rules[0].exactly", "'twenty' is not of type 'integer'", id="schema-type",
+    ),
+    pytest.param(
+        "fate-foretold", ("formats", 0, "rules", 0, "kind"), "deck_size",
+        "formats[0].rules[0].kind", "unknown rule kind", id="unknown-rule-kind",
+    ),
+    pytest.param(
+        "conquest-for-the-capital", ("formats", 0, "rules", 3, "source"), DELETE,
+        "formats[0].rules[3]", "'source' is a required property", id="rule-without-source",
+    ),
+    pytest.param(
+        "conquest-of-fates", ("stats", 0, "kind"), "float",
+        "stats[0].kind", "'float' is not one of", id="unknown-stat-kind",
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("game", "where", "value", "path", "reason"), BROKEN)
+def test_a_broken_game_file_is_refused_naming_the_file_the_path_and_the_reason(
+    game, where, value, path, reason
+):
+    broken = definition(game)
+    parent = broken
+    for key in where[:-1]:
+        parent = parent[key]
+    if value is DELETE:
+        del parent[where[-1]]
+    else:
+        parent[where[-1]] = value
     error = refused(broken)
-    assert (error.file, error.path) == ("engine.toml", "charts[1].stats[1]")
-    assert "unknown stat 'speed'" in error.reason
-    assert str(error).startswith("engine.toml: charts[1].stats[1]: unknown stat 'speed'")
-
-
-def test_a_chart_of_a_choice_stat_is_refused():
-    broken = definition("conquest-alpha-tactics")
-    broken["charts"][0]["stats"] = ["quadrant"]
-    assert refused(broken).path == "charts[0].stats[0]"
-
-
-def test_a_rule_naming_an_unknown_zone_is_refused_naming_its_path():
-    broken = definition("conquest-for-the-capital")
-    broken["formats"][0]["rules"][1]["zone"] = "upgrades"
-    error = refused(broken)
-    assert error.path == "formats[0].rules[1].zone"
-    assert error.reason == "unknown zone 'upgrades'; known: battle, upgrade"
-
-
-def test_a_rule_naming_an_unknown_card_type_is_refused():
-    broken = definition("conquest-of-orion")
-    broken["formats"][1]["rules"][2]["types"] = ["Planet", "Moon"]
-    error = refused(broken)
-    assert error.path == "formats[1].rules[2].types[1]"
-    assert "unknown card type 'Moon'" in error.reason
-
-
-def test_a_card_type_in_an_unknown_zone_is_refused():
-    broken = definition("fate-foretold")
-    broken["card_types"][0]["zone"] = "deck"
-    assert refused(broken).path == "card_types[0].zone"
-
-
-def test_a_table_step_naming_an_unknown_table_zone_is_refused():
-    broken = definition("conquest-of-fates")
-    broken["table"]["steps"][0]["deals"][0]["to"] = ["hands"]
-    error = refused(broken)
-    assert error.path == "table.steps[0].deals[0].to[0]"
-    assert "unknown table zone 'hands'" in error.reason
-
-
-def test_a_tally_of_an_unknown_counter_is_refused():
-    broken = definition("conquest-alpha-tactics")
-    broken["table"]["steps"][3]["tally"][0]["counter"] = "points"
-    assert refused(broken).path == "table.steps[3].tally[0].counter"
-
-
-def test_a_filter_with_an_unknown_key_is_refused():
-    broken = definition("conquest-alpha-tactics")
-    broken["formats"][2]["rules"][2]["filter"] = "colour:blue -!Earth"
-    error = refused(broken)
-    assert error.path == "formats[2].rules[2].filter"
-    assert "unknown filter key 'colour'" in error.reason
-
-
-def test_a_rule_of_an_unknown_setting_is_refused():
-    broken = definition("conquest-of-fates")
-    broken["formats"][0]["rules"][0]["setting"] = "size"
-    assert refused(broken).path == "formats[0].rules[0].setting"
-
-
-def test_a_schema_violation_is_refused_with_the_path_in_the_file():
-    broken = definition("conquest-of-fates")
-    broken["formats"][1]["rules"][0]["exactly"] = "twenty"
-    error = refused(broken)
-    assert error.path == "formats[1].rules[0].exactly"
-    assert "'twenty' is not of type 'integer'" in error.reason
-
-
-def test_a_rule_of_an_unknown_kind_is_refused():
-    broken = definition("fate-foretold")
-    broken["formats"][0]["rules"][0]["kind"] = "deck_size"
-    error = refused(broken)
-    assert error.path == "formats[0].rules[0].kind"
-    assert "unknown rule kind" in error.reason
-
-
-def test_a_rule_without_a_source_is_refused():
-    broken = definition("conquest-for-the-capital")
-    del broken["formats"][0]["rules"][3]["source"]
-    error = refused(broken)
-    assert error.path == "formats[0].rules[3]"
-    assert "'source' is a required property" in error.reason
-
-
-def test_a_stat_of_an_unknown_kind_is_refused():
-    broken = definition("conquest-of-fates")
-    broken["stats"][0]["kind"] = "float"
-    assert refused(broken).path == "stats[0].kind"
+    assert (error.file, error.path) == ("engine.toml", path)
+    assert reason in error.reason
+    assert str(error) == f"engine.toml: {path}: {error.reason}"
 
 
 def test_bad_toml_syntax_is_refused_with_its_line(tmp_path):
@@ -210,3 +187,36 @@ def test_rules_with_a_card_filter_survive_the_checks_cache(tmp_path):
 def test_games_are_read_from_the_folder_given(tmp_path):
     shutil.copytree(FIXTURES / "fate-foretold", tmp_path / "fate-foretold")
     assert list(engines.load_engines(tmp_path)) == ["fate-foretold"]
+
+
+ROOT = FIXTURES.parent
+GAME_WORDS = re.compile(r"orion|fates|foretold|conquest|tactics|the capital", re.IGNORECASE)
+# Still naming a game, each for a reason of its own: to go when its owner's work lands.
+NOT_YET = {
+    # The goldfish procedures and their unit of cost (one default Conquest of Fates game),
+    # until goldfish.toml and its interpreter replace them.
+    *(f"engines/{m}_goldfish.py" for m in ("conquest_alpha_tactics", "conquest_for_the_capital")),
+    *(f"engines/{m}_goldfish.py" for m in ("conquest_of_fates", "conquest_of_orion")),
+    "engines/fate_foretold_goldfish.py",
+    "engines/_goldfish_legacy.py",
+    "engines/goldfish.py",
+    "engines/odds.py",
+    "engines/base.py",
+    "decks/services/play.py",
+    "cardsite/settings/base.py",
+    # Until engines.filters evaluates the game files' card filters.
+    "engines/_filters_legacy.py",
+    # The general syntax examples ("game:orion"), owned with the search.
+    "cardsite/catalogue/search/examples.py",
+}
+
+
+def test_no_python_module_or_template_outside_tests_and_migrations_names_a_game():
+    naming = sorted(
+        str(path.relative_to(ROOT))
+        for folder in ("cardsite", "decks", "engines")
+        for pattern in ("*.py", "*.html")
+        for path in (ROOT / folder).rglob(pattern)
+        if "migrations" not in path.parts and GAME_WORDS.search(path.read_text(encoding="utf-8"))
+    )
+    assert [path for path in naming if path not in NOT_YET] == []
