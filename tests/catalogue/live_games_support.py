@@ -24,7 +24,8 @@ def games_folder(tmp_path, settings, monkeypatch):
     settings.FIXTURES_DIR = tmp_path / "fixtures"
     settings.FIXTURES_DIR.mkdir()
     before = ENGINES.definitions()
-    monkeypatch.setattr(live_games, "_seen", live_games._seen)
+    for name in ("_announced", "_served", "_checked_at"):
+        monkeypatch.setattr(live_games, name, getattr(live_games, name))
     yield settings.FIXTURES_DIR
     ENGINES.use(before)
 

@@ -5,8 +5,10 @@ database without a restart or a module reload."""
 import io
 
 import pytest
+from django.core.cache import cache
 from django.core.management import CommandError, call_command
 
+from cardsite.catalogue import live_games
 from cardsite.catalogue.game_definitions import GameDefinition
 from cardsite.catalogue.models import Card, Game
 from engines import ENGINES
@@ -86,3 +88,28 @@ def test_a_card_file_that_fails_leaves_the_new_game_unstored(games_folder):
         call_command("load_games", "bad-cards", stdout=io.StringIO(), stderr=io.StringIO())
     assert not Game.objects.filter(slug="bad-cards").exists()
     assert "bad-cards" not in ENGINES
+
+
+def test_a_process_the_announcement_does_not_reach_finds_a_new_game_in_the_database(
+    client, games_folder, settings
+):
+    copy_game(FIXTURES / "fate-foretold", games_folder, "polled-fate")
+    load("polled-fate")
+    as_another_process()
+    # A per-process cache: the announcement stayed in the process that loaded the game.
+    cache.clear()
+    settings.GAMES_RECHECK_SECONDS = 0
+    assert client.get("/games/polled-fate/").status_code == 200
+    assert "polled-fate" in ENGINES
+
+
+def test_with_no_announcement_and_no_timed_check_a_request_reads_no_games(
+    client, games_folder, django_assert_num_queries
+):
+    copy_game(FIXTURES / "fate-foretold", games_folder, "quiet-fate")
+    load("quiet-fate")
+    as_another_process()
+    cache.clear()
+    with django_assert_num_queries(0):
+        live_games.catch_up()
+    assert "quiet-fate" not in ENGINES
