@@ -12,7 +12,14 @@ import jsonschema
 import pytest
 
 import engines
-from engines.gamefile import SCHEMA_PATH, GameFileError, engine_from_definition, load_engine_file
+from engines import rules
+from engines.gamefile import (
+    RULE_KINDS,
+    SCHEMA_PATH,
+    GameFileError,
+    engine_from_definition,
+    load_engine_file,
+)
 from tests.engines.game_files import FIXTURES, golden, snapshot
 
 GAMES = sorted(path.parent.name for path in FIXTURES.glob("*/engine.toml"))
@@ -58,11 +65,16 @@ def test_the_schema_is_valid_and_describes_every_property():
     assert undescribed == []
 
 
-def test_the_schema_knows_every_rule_of_the_vocabulary():
+def test_the_schema_and_the_loader_know_every_rule_of_the_vocabulary():
     schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
     kinds = {ref["$ref"].removeprefix("#/$defs/rule_") for ref in schema["$defs"]["rule"]["oneOf"]}
-    assert kinds == {"zone_size", "copy_limit", "one_faction", "card_limit", "types_not_allowed",
-                     "cards_not_allowed", "not_empty"}  # fmt: skip
+    vocabulary = {
+        value
+        for value in vars(rules).values()
+        if isinstance(value, type) and issubclass(value, rules.Rule) and value is not rules.Rule
+    }
+    assert kinds == set(RULE_KINDS)
+    assert set(RULE_KINDS.values()) == vocabulary
 
 
 def refused(definition: dict) -> GameFileError:
