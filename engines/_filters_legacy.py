@@ -53,7 +53,10 @@ _PREDICATES: dict[str, Callable[[CardRecord], bool]] = {
     "t:ship or t:tech or t:weapon or t:action or t:troops or " + _EFFECT_TYPE_TERMS: lambda card: (
         card.card_type in _TACTICS_PLAYER_TYPES or _has_effect_type(card)
     ),
-    "f:any or " + _EFFECT_TYPE_TERMS + " or !Teleporter": lambda card: (
+    # A faction deck's card: the game has these four factions (3 Game Components).
+    "f:starfleet or f:vulcan or f:romulan or f:klingon or "
+    + _EFFECT_TYPE_TERMS
+    + " or !Teleporter": lambda card: (
         bool(card.factions) or _has_effect_type(card) or card.name == "Teleporter"
     ),
 }
