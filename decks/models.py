@@ -28,7 +28,7 @@ class FormatSettingManager(models.Manager["FormatSetting"]):
 
 
 class FormatSetting(models.Model):
-    """A number a format needs that its rulebook does not give (Conquest of Fates' deck size)."""
+    """A number a format needs that its rulebook does not give (a deck size it leaves open)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="format_settings")
     format = models.CharField(max_length=40)

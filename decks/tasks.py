@@ -2,12 +2,15 @@
 
 from celery import shared_task
 
+from cardsite.catalogue.live_games import catch_up
 from decks.jobs import RUN_JOB, job_purge_expired, job_run, job_sweep
 from decks.services import decks_purge
 
 
 @shared_task(name=RUN_JOB)
 def run_job(key: str) -> None:
+    # A worker serves the games loaded since it started, as a web process does.
+    catch_up()
     job_run(key=key)
 
 

@@ -143,11 +143,11 @@ class FaceLayout:
     (stat key, text) stand in for mappings so the engine stays hashable.
     """
 
-    # Printed large in the top corner beside the name (costs, Conquest Value, Combat Power).
+    # Printed large in the top corner beside the name (costs, a card's main value).
     corner_stats: tuple[str, ...] = ()
     # Printed in a row along the bottom of the text box (unit stats, battle bonuses).
     footer_stats: tuple[str, ...] = ()
-    # Whole numbers drawn as that many stars (Capital's upgrade rating).
+    # Whole numbers drawn as that many stars (a star rating).
     star_stats: tuple[str, ...] = ()
     # Choice stats written out on the type line ("Alpha", "Passive").
     tag_stats: tuple[str, ...] = ()
@@ -161,7 +161,7 @@ class FaceLayout:
     badge_keyword_kinds: tuple[str, ...] = ()
     # Keyword kinds that open the rules text in bold, as an ability's trigger does.
     lead_keyword_kinds: tuple[str, ...] = ()
-    # Whether the faction's abbreviation is printed as a badge (Tactics' S/V/R/K).
+    # Whether the faction's abbreviation is printed as a badge (one letter per faction).
     faction_badge: bool = False
     # The back of every card of the game. Left out of repr (which a face's version hashes),
     # so a new back design does not redraw every face.
@@ -254,6 +254,14 @@ class SummaryFigure:
 
 
 @dataclass(frozen=True)
+class SearchExample:
+    """A worked example on the search syntax page, in the game's own terms."""
+
+    query: str
+    meaning: str
+
+
+@dataclass(frozen=True)
 class GameEngine:
     slug: str
     name: str
@@ -265,7 +273,7 @@ class GameEngine:
     formats: tuple[Format, ...] = ()
     # The game's main number (CQ, Tier, combat power, attack): what the builder can group a
     # deck by and a deck's picture orders cards by; None: the game has none. One stat, where
-    # `charts` may draw several (Orion's costs beside its Tier).
+    # `charts` may draw several (three costs beside a tier).
     chart_stat: str | None = None
     # The stats a compact row (a builder result, a deck row) shows beside a card's name, in
     # this order: the numbers a player weighs when picking the card, not every stat it has.
@@ -293,11 +301,11 @@ class GameEngine:
     untyped_zone: Callable[[tuple[str, ...], tuple[str, ...], str], str] | None = field(
         default=None, compare=False
     )
-    # What a card of no faction is called where the rulebook gives it a meaning (Orion's
-    # cards without a race icon fit any deck); None: such cards get no label.
+    # What a card of no faction is called where the rulebook gives it a meaning (cards
+    # without a race icon that fit any deck); None: such cards get no label.
     unaligned_label: str | None = None
     # Where the official cards come only from a rulebook that never gives their factions
-    # (Orion's names its cards but not their race icons), an official card listing none has
+    # (one that names its cards but not their race icons), an official card listing none has
     # a faction that is not given, never "no faction": these words stand for it on its page,
     # and the one-faction rule warns that it cannot check the card. None: an official card of
     # no faction has none.
@@ -308,6 +316,8 @@ class GameEngine:
     odds: Callable[..., list[HandOdds]] | None = field(default=None, compare=False)
     # The table a player playtests on by hand (engines.playtest): zones, opening, steps, moves.
     table: Any = field(default=None, compare=False)
+    # Worked searches for the syntax page (a test runs each against the loaded cards).
+    examples: tuple[SearchExample, ...] = ()
     _stats_by_key: dict[str, StatField] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

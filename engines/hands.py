@@ -52,7 +52,7 @@ class HandRules:
     hand_limit: int | None = None
     limit_at_end_of_turn: bool = False
     mulligan: Mulligan = Mulligan.NONE
-    # Discards go to the bottom of the deck instead of a discard pile (Fate Foretold).
+    # Discards go to the bottom of the deck instead of a discard pile.
     discard_to_bottom: bool = False
     # An empty deck takes the shuffled discards instead of simply drawing nothing.
     reshuffle_discards: bool = False

@@ -141,8 +141,8 @@ class _Session:
         return bool(self.zones[slug])
 
     def following(self) -> tuple[int, int]:
-        """The next step taken and its turn. Which kind of turn it is (Fate Foretold's normal
-        or Convergence turn) is settled as the turn begins; its steps are then taken in order."""
+        """The next step taken and its turn. Which kind of turn it is (normal, or one
+        taken while a zone holds cards) is settled as the turn begins; its steps then follow."""
         steps = self.table.steps
         if self.step >= 0:
             kind = steps[self.step].kind

@@ -418,7 +418,7 @@ class CardsNotAllowed(Rule):
 @dataclass(frozen=True)
 class NotEmpty(Rule):
     """A deck holds at least one card. Every format has this rule (Format adds it), so a format
-    whose other rules set no minimum, as Conquest of Fates' do, still refuses an empty deck."""
+    whose other rules set no minimum (no deck size given) still refuses an empty deck."""
 
     def describe(self) -> str:
         return "at least one card"

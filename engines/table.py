@@ -103,8 +103,8 @@ class TurnStep:
     # The turn ends here: it cannot pass while the hand is over an end-of-turn hand limit or
     # a zone is over its limit.
     end_of_turn: bool = False
-    # A step of one kind of turn only: taken only while this zone holds a card (Fate
-    # Foretold's Convergence turn, while the face-down stack lasts), or skipped while it does
+    # A step of one kind of turn only: taken only while this zone holds a card (a
+    # special turn taken while a face-down stack lasts), or skipped while it does
     # (the normal turn). The player enters and leaves that turn by moving the cards.
     only_while_holding: str | None = None
     skipped_while_holding: str | None = None
@@ -124,7 +124,7 @@ class TurnStep:
 @dataclass(frozen=True)
 class Starting:
     """Cards that are not part of the deck but start the game in `zone`, named as the
-    rulebook names them (Orion's common planets): a session takes them from the catalogue by
+    rulebook names them (planets given to each player): a session takes them from the catalogue by
     name, or shows the name alone where the catalogue lacks the card."""
 
     zone: str

@@ -50,7 +50,9 @@ class StrictCharField(serializers.CharField):
         return super().to_internal_value(data)
 
 
-GAME_SLUGS = sorted(ENGINES)
+# Kept up to date in place as games are loaded (EngineRegistry.derived), so every field and
+# schema holding this list takes a game loaded after the process started.
+GAME_SLUGS = ENGINES.derived(lambda: sorted(ENGINES))
 GAME_SCHEMA = {"type": "string", "enum": GAME_SLUGS, "description": "A game's slug."}
 # A game's slug in a path: any other is a 404.
 GAME_SLUG_PARAMETER = OpenApiParameter("slug", str, OpenApiParameter.PATH, enum=GAME_SLUGS)

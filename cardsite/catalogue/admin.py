@@ -21,7 +21,7 @@ from cardsite.catalogue.models import (
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     list_display = ["name", "slug", "players", "play_time"]
-    # The slug ties a game to its engine module; renaming it here would orphan it.
+    # The slug ties a game to its folder and engine.toml; renaming it here would orphan it.
     readonly_fields = ["slug"]
 
 

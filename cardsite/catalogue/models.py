@@ -1,6 +1,6 @@
 """The card catalogue: games, their sets, factions, types, keywords and cards.
 
-A game's rules (stat schema, card types, zones) live in its engine module in `engines/`;
+A game's rules (stat schema, card types, zones) live in its fixtures/<slug>/engine.toml;
 these models hold the data, and check it against that engine.
 """
 
@@ -19,7 +19,8 @@ from cardsite.catalogue.card_fields import (
     number_sort_key,
     search_columns,
 )
-from engines import ENGINES, get_engine
+from cardsite.catalogue.game_definitions import stored_engine
+from engines import ENGINES
 from engines.base import GameEngine, StatField
 
 # The largest rarity order every database holds: PostgreSQL's `smallint` (SQLite stores 64
@@ -39,6 +40,8 @@ class Game(models.Model):
     play_time = models.CharField(max_length=40, blank=True)
     description = models.CharField(max_length=300, blank=True, help_text="One line.")
     source = models.TextField(blank=True)
+    # Of the engine.toml load_games stored (game_definitions): what Game.engine serves.
+    definition_hash = models.CharField(max_length=64, blank=True, editable=False)
 
     # Natural keys let backups (decks/backups.py, dumpdata --natural-foreign) name catalogue
     # rows by what stays the same when the catalogue is loaded into a fresh database, where
@@ -59,11 +62,11 @@ class Game(models.Model):
 
     @property
     def engine(self) -> GameEngine:
-        return get_engine(self.slug)
+        return stored_engine(self)
 
     def clean(self) -> None:
-        if self.slug not in ENGINES:
-            raise ValidationError({"slug": f"No engine module declares the game {self.slug!r}."})
+        if not self.definition_hash and self.slug not in ENGINES:
+            raise ValidationError({"slug": f"No game file declares the game {self.slug!r}."})
 
 
 class CardSet(models.Model):
@@ -149,7 +152,7 @@ class CardType(models.Model):
 
 
 class Subtype(models.Model):
-    """A classification written beside the type (Orion's "Planet — Ice Planet", Fate's horses)."""
+    """A classification written beside the type ("Planet — Ice Planet")."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="subtypes")
     name = models.CharField(max_length=60)

@@ -79,6 +79,8 @@ MIDDLEWARE = [
     # A body past DATA_UPLOAD_MAX_MEMORY_SIZE: a 413 naming it (JSON under /api/).
     "cardsite.middleware.BodyTooLarge",
     "cardsite.middleware.TextHygiene",
+    # Games loaded (load_games) since this process started are served without a restart.
+    "cardsite.catalogue.live_games.GamesUpToDate",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -248,6 +250,10 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 86400.0,
     },
 }
+# Games loaded (load_games) while a process runs are announced in the cache, which processes
+# share only with Redis; a process also asks the database this often (seconds) whether the
+# stored games changed, so a site on the default per-process cache catches up too. None: never.
+GAMES_RECHECK_SECONDS = env.float("GAMES_RECHECK_SECONDS", default=10.0)
 JOB_TTL_HOURS = env.int("JOB_TTL_HOURS", default=24)
 # What counts as large: sheets of at least this many cards, simulations of at least this many
 # runs. Below these, work is answered inline even when a broker is configured.

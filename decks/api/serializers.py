@@ -18,8 +18,13 @@ from engines.goldfish import MAX_RUNS, PolicyParam
 # The schema lists what the engines fix, across every game; which of them a given game has
 # (its formats, zones, factions, policy options) is checked against the game, a 400 naming
 # the field.
-FORMAT_SLUGS = sorted({f.slug for engine in ENGINES.values() for f in engine.formats})
-ZONE_SLUGS = sorted({z.slug for engine in ENGINES.values() for z in engine.zones})
+# Each is kept up to date in place as games are loaded (EngineRegistry.derived).
+FORMAT_SLUGS = ENGINES.derived(
+    lambda: sorted({f.slug for engine in ENGINES.values() for f in engine.formats})
+)
+ZONE_SLUGS = ENGINES.derived(
+    lambda: sorted({z.slug for engine in ENGINES.values() for z in engine.zones})
+)
 
 
 def _kind(default: Any) -> str:
@@ -48,9 +53,11 @@ def _policy_schema(params: Iterable[PolicyParam], description: str) -> dict[str,
 
 # Every game's options, each with the widest range any game gives it; the body's game (or the
 # deck's) narrows them to its own.
-POLICY_SCHEMA = _policy_schema(
-    [p for engine in ENGINES.values() for p in engine.goldfish_policy],
-    "The game's policy options (see the deck page); absent ones keep their defaults.",
+POLICY_SCHEMA = ENGINES.derived(
+    lambda: _policy_schema(
+        [p for engine in ENGINES.values() for p in engine.goldfish_policy],
+        "The game's policy options (see the deck page); absent ones keep their defaults.",
+    )
 )
 
 
@@ -136,7 +143,7 @@ class CardListField(serializers.Field):
 
 
 class DeckInputSerializer(serializers.Serializer):
-    schema_extra = {"oneOf": CARDS_OR_TEXT, "anyOf": _by_game()}
+    schema_extra = {"oneOf": CARDS_OR_TEXT, "anyOf": ENGINES.derived(_by_game)}
 
     game = GameSlugField()
     format = serializers.ChoiceField(
@@ -230,7 +237,10 @@ class FormatSerializer(serializers.Serializer):
 
 
 class DeckWriteSerializer(DeckInputSerializer):
-    schema_extra = {"oneOf": [*CARDS_OR_TEXT, {"required": ["code"]}], "anyOf": _by_game()}
+    schema_extra = {
+        "oneOf": [*CARDS_OR_TEXT, {"required": ["code"]}],
+        "anyOf": ENGINES.derived(_by_game),
+    }
 
     name = StrictCharField(max_length=120)
     description = StrictCharField(required=False, allow_blank=True, default="", max_length=5_000)
@@ -381,7 +391,7 @@ class GoldfishSerializer(serializers.Serializer):
 
 
 class GoldfishListSerializer(DeckInputSerializer, GoldfishSerializer):
-    schema_extra = {"oneOf": CARDS_OR_TEXT, "anyOf": _by_game(policy=True)}
+    schema_extra = {"oneOf": CARDS_OR_TEXT, "anyOf": ENGINES.derived(lambda: _by_game(policy=True))}
 
 
 class GoldfishResultSerializer(serializers.Serializer):

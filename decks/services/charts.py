@@ -181,8 +181,8 @@ def _types(engine: GameEngine, spec: ChartSpec, entries: Sequence[ResolvedEntry]
 def _factions(spec: ChartSpec, entries: Sequence[ResolvedEntry]) -> DeckChart:
     counts: Counter[str] = Counter()
     none = f"No {spec.axis.lower()}"
-    # An official card whose faction the rulebook does not give is not a card of none (in
-    # Orion, "no race" means any deck may play it), so it gets a bar of its own.
+    # An official card whose faction the rulebook does not give is not a card of none (where
+    # "no race" means any deck may play it), so it gets a bar of its own.
     not_given = f"{spec.axis} not given"
     for entry in entries:
         fallback = not_given if entry.card.factions_not_given else none

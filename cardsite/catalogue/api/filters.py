@@ -10,12 +10,13 @@ from rest_framework.exceptions import ValidationError
 
 from cardsite.api.fields import GAME_SLUGS
 from cardsite.catalogue.models import Card, CardSet, CardType, Faction, Game
+from engines import ENGINES
 from engines.base import slugify
 
 # Games are the engines' (a fixed set, so the schema lists them); sets, factions and types are
 # catalogue data. An empty value is no filter, as a form sends a field left empty, so the
 # schema allows it.
-GAME_FILTER_SCHEMA = {"type": "string", "enum": [*GAME_SLUGS, ""]}
+GAME_FILTER_SCHEMA = {"type": "string", "enum": ENGINES.derived(lambda: [*GAME_SLUGS, ""])}
 
 
 def _require(model: type, field: str, lookup: dict[str, str], what: str, value: str) -> None:

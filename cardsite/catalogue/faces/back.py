@@ -123,8 +123,8 @@ def _wrapped(text: str, size: int, width: int) -> list[str]:
 
 
 def _balanced(text: str, size: int, width: int, count: int) -> list[str]:
-    # The narrowest box that still takes `count` lines: "Star Trek - Conquest /
-    # Alpha: Tactics" rather than a long line and a lone word.
+    # The narrowest box that still takes `count` lines: two lines of about equal length
+    # rather than a long line and a lone word.
     low, high = width // count, width
     while low < high:
         middle = (low + high) // 2
