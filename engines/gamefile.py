@@ -20,7 +20,6 @@ from typing import Any
 
 import jsonschema
 
-from engines import _filters_legacy as filters
 from engines import gamefile_meaning as meaning
 from engines.base import (
     CardBack,
@@ -30,10 +29,9 @@ from engines.base import (
     FaceLayout,
     GameEngine,
     SearchExample,
-    StatField,
-    StatKind,
     Zone,
 )
+from engines.filters import DeclaredFilter, StatSpec
 from engines.hands import HandRules, Mulligan
 from engines.rules import (
     CardLimit,
@@ -186,19 +184,20 @@ def _tuples(values: Mapping[str, Any]) -> dict[str, Any]:
 
 def _build(d: Mapping[str, Any]) -> GameEngine:
     hand = HandRules(**{**d["hand"], "mulligan": Mulligan(d["hand"].get("mulligan", "none"))})
+    stats = meaning.stat_fields(d)
     return GameEngine(
         slug=d["slug"],
         name=d["name"],
         rulebook=d["rulebook"],
-        stats=tuple(StatField(**_tuples({**s, "kind": StatKind(s["kind"])})) for s in d["stats"]),
+        stats=stats,
         card_types=tuple(CardTypeSpec(**{"zone": None, **t}) for t in d["card_types"]),
         zones=tuple(Zone(**z) for z in d["zones"]),
         face=_face(d.get("face", {})),
-        formats=tuple(_format(f) for f in d.get("formats", [])),
+        formats=tuple(_format(f, stats) for f in d.get("formats", [])),
         chart_stat=d.get("chart_stat"),
         key_stats=tuple(d.get("key_stats", ())),
         charts=tuple(_chart(c) for c in d.get("charts", [])),
-        untyped_zone=_untyped_zone(d["untyped_zone"]) if "untyped_zone" in d else None,
+        untyped_zone=_untyped_zone(d["untyped_zone"], stats) if "untyped_zone" in d else None,
         unaligned_label=d.get("unaligned_label"),
         official_factions_not_given=d.get("official_factions_not_given"),
         hand=hand if "hand" in d else None,
@@ -221,7 +220,7 @@ def _chart(chart: Mapping[str, Any]) -> ChartSpec:
     return ChartSpec(**_tuples({**chart, "kind": ChartKind(chart["kind"])}))
 
 
-def _format(fmt: Mapping[str, Any]) -> Format:
+def _format(fmt: Mapping[str, Any], stats: tuple[StatSpec, ...]) -> Format:
     return Format(
         slug=fmt["slug"],
         name=fmt["name"],
@@ -231,11 +230,11 @@ def _format(fmt: Mapping[str, Any]) -> Format:
             FormatSetting(s["key"], s["label"], s.get("default"), s["help"])
             for s in fmt.get("settings", [])
         ),
-        rules=tuple(_rule(r) for r in fmt["rules"]),
+        rules=tuple(_rule(r, stats) for r in fmt["rules"]),
     )
 
 
-def _rule(rule: Mapping[str, Any]) -> Rule:
+def _rule(rule: Mapping[str, Any], stats: tuple[StatSpec, ...]) -> Rule:
     params = _tuples({k: v for k, v in rule.items() if k not in ("kind", "reading", "filter")})
     # Rules carry one source line; a reading follows the passage it reads, as the rules'
     # sources have always written it.
@@ -246,7 +245,7 @@ def _rule(rule: Mapping[str, Any]) -> Rule:
     if "names" in rule:
         params["names"] = frozenset(rule["names"])
     if "filter" in rule:
-        params["excluded"] = filters.CardFilter(rule["filter"])
+        params["excluded"] = DeclaredFilter(rule["filter"], stats)
     return RULE_KINDS[rule["kind"]](**params)
 
 
@@ -258,7 +257,9 @@ class _UntypedCard:
     factions: tuple[str, ...]
     keywords: tuple[str, ...]
     card_type: str = ""
+    subtypes: tuple[str, ...] = ()
     stats: Mapping[str, object] = field(default_factory=dict)
+    text: str = ""
 
 
 @dataclass(frozen=True)
@@ -267,7 +268,7 @@ class UntypedZone:
     `default`. Equal by its data."""
 
     default: str
-    when: tuple[tuple[filters.CardFilter, str], ...] = ()
+    when: tuple[tuple[DeclaredFilter, str], ...] = ()
 
     def __call__(
         self, factions: tuple[str, ...], keywords: tuple[str, ...] = (), name: str = ""
@@ -276,8 +277,8 @@ class UntypedZone:
         return next((zone for test, zone in self.when if test(card)), self.default)
 
 
-def _untyped_zone(untyped: Mapping[str, Any]) -> UntypedZone:
-    when = tuple((filters.CardFilter(w["filter"]), w["zone"]) for w in untyped.get("when", []))
+def _untyped_zone(untyped: Mapping[str, Any], stats: tuple[StatSpec, ...]) -> UntypedZone:
+    when = tuple((DeclaredFilter(w["filter"], stats), w["zone"]) for w in untyped.get("when", []))
     return UntypedZone(untyped["default"], when)
 
 

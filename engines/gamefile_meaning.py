@@ -6,23 +6,12 @@ for engines.gamefile to report.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from engines import _filters_legacy as filters
-from engines.base import StatKind
-
-# The query language's own keys (cardsite.catalogue.search): a filter may use these and the
-# game's stats (by key or alias).
-FILTER_KEYS = frozenset(
-    {
-        *("t", "type", "o", "text", "oracle", "f", "faction", "race", "suit", "affiliation"),
-        *("s", "set", "e", "r", "rarity", "is", "kw", "keyword", "has", "game", "g", "name", "n"),
-    }
-)
-_FILTER_KEY = re.compile(r"""(?:^|[\s(-])([A-Za-z_][A-Za-z0-9_]*)(?:[:=<>]|!=)(?=[^\s])""")
+from engines.base import StatField, StatKind
+from engines.filters import QuerySyntaxError, compile_filter
 
 
 @dataclass(frozen=True)
@@ -30,7 +19,6 @@ class _Names:
     """What a file declares, that the rest of it may name."""
 
     stats: dict[str, str]  # key -> kind
-    stat_words: frozenset[str]  # keys and aliases, as a filter may use them
     types: frozenset[str]
     zones: frozenset[str]
     table_zones: frozenset[str]
@@ -54,7 +42,6 @@ def _names(d: Mapping[str, Any]) -> _Names:
     table = d.get("table", {})
     return _Names(
         stats={s["key"]: s["kind"] for s in stats},
-        stat_words=frozenset(w for s in stats for w in (s["key"], *s.get("aliases", []))),
         types=frozenset(t["name"] for t in d.get("card_types", [])),
         zones=frozenset(z["slug"] for z in d.get("zones", [])),
         table_zones=frozenset(z["slug"] for z in table.get("zones", [])),
@@ -67,7 +54,7 @@ def problems(d: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
     for path, kind, value in _references(d):
         if (reason := names.problem(kind, value)) is not None:
             yield path, reason
-    yield from _filter_problems(d, names)
+    yield from _filter_problems(d)
     yield from _chart_problems(d, names)
     yield from _duplicates(d)
     for f, fmt in enumerate(d.get("formats", [])):
@@ -163,13 +150,30 @@ def _filters(d: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
                 yield f"formats[{f}].rules[{r}].filter", rule["filter"]
 
 
-def _filter_problems(d: Mapping[str, Any], names: _Names) -> Iterator[tuple[str, str]]:
+def stat_fields(d: Mapping[str, Any]) -> tuple[StatField, ...]:
+    """The file's stats as the engine holds them (filters are compiled against them)."""
+    return tuple(
+        StatField(
+            **{
+                **s,
+                "kind": StatKind(s["kind"]),
+                "aliases": tuple(s.get("aliases", ())),
+                "choices": tuple(s.get("choices", ())),
+            }
+        )
+        for s in d.get("stats", [])
+    )
+
+
+def _filter_problems(d: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    # Compiled strictly, as the engine will compile them: an unknown key, an impossible stat
+    # value, or a key that needs the catalogue or a viewer (`s:`, `own`) is refused here.
+    stats = stat_fields(d)
     for path, expression in _filters(d):
-        for key in _FILTER_KEY.findall(expression):
-            if key.lower() not in FILTER_KEYS | names.stat_words:
-                yield path, f"unknown filter key {key!r} in {expression!r}"
-        if not filters.supported(expression):
-            yield path, f"the card filter {expression!r} is not one the site can evaluate yet"
+        try:
+            compile_filter(expression, stats=stats)
+        except QuerySyntaxError as exc:
+            yield path, f"the card filter {expression!r}: {exc}"
 
 
 def _chart_problems(d: Mapping[str, Any], names: _Names) -> Iterator[tuple[str, str]]:

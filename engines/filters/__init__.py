@@ -6,6 +6,7 @@ language.
 Nothing here imports engines.base, so the rules may import the evaluator at module level.
 """
 
+from engines.filters.declared import DeclaredFilter
 from engines.filters.evaluate import (
     CardFilter,
     DroppedTerm,
@@ -29,6 +30,7 @@ from engines.filters.syntax import QuerySyntaxError
 __all__ = [
     "CardFilter",
     "CardRecord",
+    "DeclaredFilter",
     "DroppedTerm",
     "FilterCard",
     "FilterError",
