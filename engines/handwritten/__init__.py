@@ -1,0 +1,11 @@
+"""The hand-written goldfish procedures each game had before its procedure was declared as
+data (engines/procedure). Not wired into any engine: kept so that the benchmark
+(tests/benchmarks/bench_goldfish.py) and the agreement tests (tests/engines/
+test_goldfish_procedure.py) measure the interpreters against them side by side, until the
+lead removes them."""
+
+from types import ModuleType
+
+from engines.handwritten import conquest_for_the_capital
+
+HANDWRITTEN: dict[str, ModuleType] = {"conquest-for-the-capital": conquest_for_the_capital}

@@ -1,0 +1,66 @@
+"""Goldfish procedures declared as data (fixtures/<slug>/goldfish.toml) and the two
+interpreters that run them: `reference` (one game at a time, plain Python) and `batched`
+(many games at once, NumPy). `goldfish_parts` gives an engine what it needs from a file."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any, Protocol
+
+from engines.goldfish import PolicyParam
+from engines.procedure.cards import ProcedureError
+from engines.procedure.definition import Procedure, read_procedure
+from engines.procedure.reference import run_reference
+from engines.rules import DeckCard
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+
+__all__ = ["GoldfishParts", "ProcedureError", "goldfish_parts", "load_goldfish"]
+
+
+class Goldfish(Protocol):
+    def __call__(
+        self,
+        cards: Sequence[DeckCard],
+        *,
+        runs: int,
+        seed: int,
+        policy: Mapping[str, object],
+        progress: Callable[[int], None] | None = None,
+    ) -> dict[str, object]: ...
+
+
+@dataclass(frozen=True)
+class GoldfishParts:
+    """What a GameEngine takes from a declared procedure."""
+
+    procedure: Procedure
+    goldfish: Goldfish
+    goldfish_reference: Goldfish
+    goldfish_policy: tuple[PolicyParam, ...]
+
+
+def goldfish_parts(definition: Mapping[str, Any]) -> GoldfishParts:
+    """The parts of a procedure given as its file's data; ProcedureError names what is wrong."""
+    from engines.procedure.batched import run_batched
+
+    procedure = read_procedure(definition)
+    return GoldfishParts(
+        procedure=procedure,
+        goldfish=partial(run_batched, procedure),
+        goldfish_reference=partial(run_reference, procedure),
+        goldfish_policy=procedure.policy,
+    )
+
+
+def load_goldfish(slug: str, root: Path = FIXTURES) -> GoldfishParts:
+    """The parts of fixtures/<slug>/goldfish.toml; an error names the file."""
+    path = root / slug / "goldfish.toml"
+    try:
+        return goldfish_parts(tomllib.loads(path.read_text(encoding="utf-8")))
+    except ProcedureError as error:
+        raise ProcedureError(f"{path.name}: {error.path}", error.reason) from error

@@ -1,0 +1,330 @@
+"""A goldfish procedure read from its data (fixtures/<slug>/goldfish.toml) into steps the two
+interpreters run: the reference (one game at a time, in plain Python) and the batched one
+(many games at once, in NumPy). Both read these same objects, so they cannot drift apart on
+what the procedure says; everything a file gets wrong is refused here, naming its path."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engines.goldfish import PolicyParam
+from engines.procedure.cards import (
+    Expression,
+    ProcedureError,
+    Test,
+    compile_order,
+    compile_test,
+    compile_value,
+)
+
+# A count in a step: a number, a policy knob or a counter, by name.
+Amount = int | str
+
+MEASURE_KINDS = ("each", "per_turn", "first_turn")
+
+
+@dataclass(frozen=True)
+class Pile:
+    """A shuffled pile of the deck's cards of one zone, drawn from the top. `reshuffle`: when
+    it runs out, its discard pile is shuffled into a new one."""
+
+    name: str
+    zone: str
+    reshuffle: bool
+
+
+@dataclass(frozen=True)
+class Shuffle:
+    pile: str
+
+
+@dataclass(frozen=True)
+class Deal:
+    """Draw `count` cards from the pile into the hand."""
+
+    pile: str
+    count: Amount
+
+
+@dataclass(frozen=True)
+class Refill:
+    """Draw from the pile until the hand holds `up_to` cards."""
+
+    pile: str
+    up_to: Amount
+
+
+@dataclass(frozen=True)
+class Deploy:
+    """`times` times: the hand's best card by `best` leaves it for the pile's discards, and
+    each (measure, value) in `record` is recorded for it. `refill`: draw back up to this many
+    after each card (0: no)."""
+
+    pile: str
+    times: Amount
+    best: tuple[Expression, ...]
+    record: tuple[tuple[str, Expression], ...]
+    refill: Amount
+
+
+@dataclass(frozen=True)
+class Gain:
+    """A counter rises by `amount`, never past `cap`, when the chosen card passes `when`;
+    `mark` notes the turn it first rose in, for a first_turn measure."""
+
+    counter: str
+    amount: int
+    cap: int
+    when: str | None
+    mark: str | None
+
+
+@dataclass(frozen=True)
+class Choose:
+    """Look at the pile's top `look` cards, keep the best by `best` (it leaves the pile), put
+    the others on the bottom in the order seen, then apply `then` to the card kept."""
+
+    pile: str
+    look: int
+    best: tuple[Expression, ...]
+    then: tuple[Gain, ...]
+
+
+Step = Shuffle | Deal | Refill | Deploy | Choose
+
+
+@dataclass(frozen=True)
+class Measure:
+    """What a procedure reports. `each`: every value recorded (summary: its description;
+    chart: a histogram). `per_turn`: the values of a turn summed, a description per turn
+    (chart: the means and their spread). `first_turn`: the share of games marked by each turn."""
+
+    key: str
+    kind: str
+    chart: str | None
+
+
+@dataclass(frozen=True)
+class Procedure:
+    policy: tuple[PolicyParam, ...]
+    tests: Mapping[str, Test]
+    piles: tuple[Pile, ...]
+    counters: Mapping[str, int]
+    turns: Amount
+    setup: tuple[Step, ...]
+    turn: tuple[Step, ...]
+    measures: tuple[Measure, ...]
+
+    def pile(self, name: str) -> Pile:
+        return next(p for p in self.piles if p.name == name)
+
+    def amount(self, value: Amount, policy: Mapping[str, Any]) -> int:
+        """A count that does not change during a game: a number or a policy knob."""
+        return value if isinstance(value, int) else int(policy[value])
+
+    def most(self, value: Amount, policy: Mapping[str, Any]) -> int:
+        """The most a count may be during a game (a counter: its highest cap or start)."""
+        if isinstance(value, str) and value in self.counters:
+            caps = [g.cap for s in self.setup + self.turn if isinstance(s, Choose) for g in s.then]
+            return max([self.counters[value], *caps])
+        return self.amount(value, policy)
+
+
+def _table(path: str, value: Any) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise ProcedureError(path, "must be a table")
+    return value
+
+
+def _list(path: str, value: Any) -> Sequence[Any]:
+    if not isinstance(value, list):
+        raise ProcedureError(path, "must be an array")
+    return value
+
+
+def _only(path: str, spec: Mapping[str, Any], allowed: set[str]) -> None:
+    unknown = set(spec) - allowed
+    if unknown:
+        raise ProcedureError(path, f"unknown key {sorted(unknown)[0]!r}")
+
+
+def _policy(path: str, spec: Mapping[str, Any]) -> PolicyParam:
+    _only(path, spec, {"key", "default", "help", "minimum", "maximum", "work", "label"})
+    for required in ("key", "default", "help"):
+        if required not in spec:
+            raise ProcedureError(path, f"a policy knob needs {required!r}")
+    try:
+        return PolicyParam(
+            key=spec["key"],
+            default=spec["default"],
+            help=spec["help"],
+            minimum=spec.get("minimum"),
+            maximum=spec.get("maximum"),
+            work=bool(spec.get("work", False)),
+            label=spec.get("label", ""),
+        )
+    except ValueError as error:
+        raise ProcedureError(path, str(error)) from error
+
+
+class _Reader:
+    """Reads steps, checking each name against what the procedure declares."""
+
+    def __init__(
+        self,
+        policy: Sequence[PolicyParam],
+        tests: Mapping[str, Test],
+        piles: Sequence[Pile],
+        counters: Mapping[str, int],
+        measures: Sequence[Measure],
+    ) -> None:
+        self.knobs = {p.key for p in policy}
+        self.tests = tests
+        self.piles = {p.name for p in piles}
+        self.counters = counters
+        self.measures = {m.key: m for m in measures}
+
+    def amount(self, path: str, value: Any, counters: bool = False) -> Amount:
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            return value
+        if isinstance(value, str) and (
+            value in self.knobs or (counters and value in self.counters)
+        ):
+            return value
+        kinds = "a policy knob or counter" if counters else "a policy knob"
+        raise ProcedureError(path, f"must be a whole number or {kinds}, got {value!r}")
+
+    def pile(self, path: str, spec: Mapping[str, Any]) -> str:
+        name = spec.get("pile")
+        if name not in self.piles:
+            raise ProcedureError(f"{path}.pile", f"no pile named {name!r}")
+        return str(name)
+
+    def measure(self, path: str, key: Any, kind: str) -> str:
+        measure = self.measures.get(key)
+        if measure is None or measure.kind != kind:
+            raise ProcedureError(path, f"no {kind} measure named {key!r}")
+        return str(key)
+
+    def step(self, path: str, spec: Mapping[str, Any]) -> Step:
+        verb = spec.get("do")
+        if verb == "shuffle":
+            _only(path, spec, {"do", "pile"})
+            return Shuffle(self.pile(path, spec))
+        if verb == "deal":
+            _only(path, spec, {"do", "pile", "count"})
+            return Deal(self.pile(path, spec), self.amount(f"{path}.count", spec.get("count")))
+        if verb == "refill":
+            _only(path, spec, {"do", "pile", "up_to"})
+            up_to = self.amount(f"{path}.up_to", spec.get("up_to"), counters=True)
+            return Refill(self.pile(path, spec), up_to)
+        if verb == "deploy":
+            _only(path, spec, {"do", "pile", "times", "best", "record", "refill"})
+            record = _table(f"{path}.record", spec.get("record", {}))
+            return Deploy(
+                pile=self.pile(path, spec),
+                times=self.amount(f"{path}.times", spec.get("times")),
+                best=compile_order(f"{path}.best", spec.get("best"), self.tests),
+                record=tuple(
+                    (
+                        self._recorded(f"{path}.record.{key}", key),
+                        compile_value(f"{path}.record.{key}", text, self.tests),
+                    )
+                    for key, text in record.items()
+                ),
+                refill=self.amount(f"{path}.refill", spec.get("refill", 0), counters=True),
+            )
+        if verb == "choose":
+            _only(path, spec, {"do", "pile", "look", "best", "then"})
+            look = spec.get("look")
+            if not isinstance(look, int) or look < 1:
+                raise ProcedureError(f"{path}.look", "must be a whole number of at least 1")
+            then = _list(f"{path}.then", spec.get("then", []))
+            return Choose(
+                pile=self.pile(path, spec),
+                look=look,
+                best=compile_order(f"{path}.best", spec.get("best"), self.tests),
+                then=tuple(
+                    self.gain(f"{path}.then[{i}]", _table(path, g)) for i, g in enumerate(then)
+                ),
+            )
+        raise ProcedureError(f"{path}.do", f"unknown verb {verb!r}")
+
+    def _recorded(self, path: str, key: str) -> str:
+        measure = self.measures.get(key)
+        if measure is None or measure.kind == "first_turn":
+            raise ProcedureError(path, f"no each or per_turn measure named {key!r}")
+        return key
+
+    def gain(self, path: str, spec: Mapping[str, Any]) -> Gain:
+        _only(path, spec, {"do", "counter", "amount", "cap", "when", "mark"})
+        if spec.get("do") != "gain":
+            raise ProcedureError(f"{path}.do", "a chosen card may only `gain`")
+        counter = spec.get("counter")
+        if counter not in self.counters:
+            raise ProcedureError(f"{path}.counter", f"no counter named {counter!r}")
+        when = spec.get("when")
+        if when is not None and when not in self.tests:
+            raise ProcedureError(f"{path}.when", f"no card test named {when!r}")
+        amount, cap = spec.get("amount", 1), spec.get("cap")
+        if not isinstance(amount, int) or not isinstance(cap, int):
+            raise ProcedureError(path, "amount and cap are whole numbers")
+        mark = spec.get("mark")
+        return Gain(
+            counter=str(counter),
+            amount=amount,
+            cap=cap,
+            when=when,
+            mark=None if mark is None else self.measure(f"{path}.mark", mark, "first_turn"),
+        )
+
+
+def read_procedure(definition: Mapping[str, Any]) -> Procedure:
+    """The procedure a goldfish.toml declares, or a ProcedureError naming what is wrong."""
+    _only(
+        "",
+        definition,
+        {"policy", "cards", "piles", "counters", "turns", "setup", "turn", "measures"},
+    )
+    policy = tuple(
+        _policy(f"policy[{i}]", _table(f"policy[{i}]", spec))
+        for i, spec in enumerate(_list("policy", definition.get("policy", [])))
+    )
+    tests = {
+        name: compile_test(f"cards.{name}", _table(f"cards.{name}", spec))
+        for name, spec in _table("cards", definition.get("cards", {})).items()
+    }
+    piles = []
+    for name, spec in _table("piles", definition.get("piles", {})).items():
+        spec = _table(f"piles.{name}", spec)
+        _only(f"piles.{name}", spec, {"zone", "reshuffle"})
+        if not isinstance(spec.get("zone"), str):
+            raise ProcedureError(f"piles.{name}.zone", "names the deck zone the pile is made of")
+        piles.append(Pile(name, spec["zone"], bool(spec.get("reshuffle", False))))
+    counters = dict(_table("counters", definition.get("counters", {})))
+    measures = []
+    for i, spec in enumerate(_list("measures", definition.get("measures", []))):
+        spec = _table(f"measures[{i}]", spec)
+        _only(f"measures[{i}]", spec, {"key", "kind", "chart"})
+        if spec.get("kind") not in MEASURE_KINDS:
+            raise ProcedureError(f"measures[{i}].kind", f"one of {', '.join(MEASURE_KINDS)}")
+        measures.append(Measure(str(spec["key"]), spec["kind"], spec.get("chart")))
+    reader = _Reader(policy, tests, piles, counters, measures)
+    return Procedure(
+        policy=policy,
+        tests=tests,
+        piles=tuple(piles),
+        counters=counters,
+        turns=reader.amount("turns", definition.get("turns")),
+        setup=tuple(
+            reader.step(f"setup[{i}]", _table(f"setup[{i}]", s))
+            for i, s in enumerate(_list("setup", definition.get("setup", [])))
+        ),
+        turn=tuple(
+            reader.step(f"turn[{i}]", _table(f"turn[{i}]", s))
+            for i, s in enumerate(_list("turn", definition.get("turn", [])))
+        ),
+        measures=tuple(measures),
+    )

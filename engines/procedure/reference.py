@@ -1,0 +1,126 @@
+"""The reference interpreter: a declared goldfish procedure played one game at a time, in
+plain Python, as a player would at the table. Slow and plain on purpose: it is what the
+batched interpreter is held to."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from engines.goldfish import copies, counted, draw_up_to, resolve_policy, rng_for
+from engines.procedure.cards import order_key
+from engines.procedure.definition import (
+    Amount,
+    Choose,
+    Deal,
+    Deploy,
+    Procedure,
+    Refill,
+    Shuffle,
+    Step,
+)
+from engines.procedure.results import Counts, answer
+from engines.rules import DeckCard
+
+
+class _Game:
+    """One game's table: the piles (top last), their discards, the hand in drawing order."""
+
+    def __init__(self, procedure: Procedure, cards: Sequence[DeckCard], rng: random.Random) -> None:
+        self.procedure = procedure
+        self.rng = rng
+        self.piles = {p.name: copies(cards, p.zone) for p in procedure.piles}
+        self.discards: dict[str, list[DeckCard]] = {p.name: [] for p in procedure.piles}
+        self.hand: list[DeckCard] = []
+        self.counters = dict(procedure.counters)
+        self.turn_totals: dict[str, int] = {}
+        self.marked: set[str] = set()
+
+    def count(self, value: Amount, policy: Mapping[str, Any]) -> int:
+        if isinstance(value, str) and value in self.counters:
+            return self.counters[value]
+        return self.procedure.amount(value, policy)
+
+    def draw(self, pile: str, size: int) -> None:
+        reshuffles = self.procedure.pile(pile).reshuffle
+        discard = self.discards[pile] if reshuffles else []
+        self.piles[pile], left = draw_up_to(size, self.hand, self.piles[pile], discard, self.rng)
+        if reshuffles:
+            self.discards[pile] = left
+
+    def play(self, step: Step, policy: Mapping[str, Any], counts: Counts, turn: int) -> None:
+        if isinstance(step, Shuffle):
+            self.rng.shuffle(self.piles[step.pile])
+        elif isinstance(step, Deal):
+            self.draw(step.pile, len(self.hand) + self.count(step.count, policy))
+        elif isinstance(step, Refill):
+            self.draw(step.pile, self.count(step.up_to, policy))
+        elif isinstance(step, Deploy):
+            self.deploy(step, policy, counts)
+        elif isinstance(step, Choose):
+            self.choose(step, counts, turn)
+
+    def deploy(self, step: Deploy, policy: Mapping[str, Any], counts: Counts) -> None:
+        best = order_key(step.best)
+        for _ in range(self.count(step.times, policy)):
+            if not self.hand:
+                break
+            # max() keeps the first of equals: the card drawn first, the hand being in order.
+            card = max(self.hand, key=best)
+            self.hand.remove(card)
+            self.discards[step.pile].append(card)
+            for key, value in step.record:
+                if key in counts.each:
+                    counts.each[key].counts[value(card)] += 1
+                else:
+                    self.turn_totals[key] = self.turn_totals.get(key, 0) + value(card)
+            refill = self.count(step.refill, policy)
+            if refill:
+                self.draw(step.pile, refill)
+
+    def choose(self, step: Choose, counts: Counts, turn: int) -> None:
+        pile = self.piles[step.pile]
+        seen = [pile.pop() for _ in range(min(step.look, len(pile)))]
+        if not seen:
+            return
+        kept = max(seen, key=order_key(step.best))
+        seen.remove(kept)
+        # The rest go below every card not yet seen, in the order they were seen.
+        pile[:0] = reversed(seen)
+        for gain in step.then:
+            if gain.when is not None and not self.procedure.tests[gain.when](kept):
+                continue
+            before = self.counters[gain.counter]
+            self.counters[gain.counter] = min(before + gain.amount, max(before, gain.cap))
+            if gain.mark and self.counters[gain.counter] > before and gain.mark not in self.marked:
+                self.marked.add(gain.mark)
+                counts.first[gain.mark][turn] += 1
+
+
+def run_reference(
+    procedure: Procedure,
+    cards: Sequence[DeckCard],
+    *,
+    runs: int,
+    seed: int,
+    policy: Mapping[str, object],
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, object]:
+    p = resolve_policy(procedure.policy, policy)
+    rng = rng_for(seed)
+    turns = procedure.amount(procedure.turns, p)
+    counts = Counts(procedure.measures, turns)
+    for _ in counted(runs, progress):
+        game = _Game(procedure, cards, rng)
+        for step in procedure.setup:
+            game.play(step, p, counts, 0)
+        for turn in range(1, turns + 1):
+            game.turn_totals = {}
+            for step in procedure.turn:
+                game.play(step, p, counts, turn)
+            for key, tallies in counts.per_turn.items():
+                tallies[turn - 1].counts[game.turn_totals.get(key, 0)] += 1
+        for key in set(counts.first) - game.marked:
+            counts.first[key][turns + 1] += 1
+    return answer(procedure.measures, counts, runs)
