@@ -6,6 +6,9 @@ lead removes them."""
 
 from types import ModuleType
 
-from engines.handwritten import conquest_for_the_capital
+from engines.handwritten import conquest_alpha_tactics, conquest_for_the_capital
 
-HANDWRITTEN: dict[str, ModuleType] = {"conquest-for-the-capital": conquest_for_the_capital}
+HANDWRITTEN: dict[str, ModuleType] = {
+    "conquest-for-the-capital": conquest_for_the_capital,
+    "conquest-alpha-tactics": conquest_alpha_tactics,
+}

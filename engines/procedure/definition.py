@@ -18,11 +18,19 @@ from engines.procedure.cards import (
     compile_test,
     compile_value,
 )
+from engines.rules import DeckCard
 
 # A count in a step: a number, a policy knob or a counter, by name.
 Amount = int | str
 
-MEASURE_KINDS = ("each", "per_turn", "first_turn")
+MEASURE_KINDS = ("each", "per_turn", "first_turn", "hand_by_type")
+# The charts each kind of measure can draw, by the name a file gives them under `charts`.
+CHART_KINDS = {
+    "each": {"histogram"},
+    "per_turn": {"histograms", "means"},
+    "first_turn": {"shares"},
+    "hand_by_type": {"histograms"},
+}
 
 
 @dataclass(frozen=True)
@@ -58,15 +66,31 @@ class Refill:
 
 @dataclass(frozen=True)
 class Deploy:
-    """`times` times: the hand's best card by `best` leaves it for the pile's discards, and
-    each (measure, value) in `record` is recorded for it. `refill`: draw back up to this many
-    after each card (0: no)."""
+    """`times` times: the hand's best card by `best` leaves it, for the pile's discards or
+    (`to_table`) the table until a `clear`, and each (measure, value) in `record` is recorded
+    for it. `refill`: draw back up to this many after each card (0: no)."""
 
     pile: str
     times: Amount
     best: tuple[Expression, ...]
     record: tuple[tuple[str, Expression], ...]
     refill: Amount
+    to_table: bool
+
+
+@dataclass(frozen=True)
+class Clear:
+    """The pile's cards on the table go to its discards."""
+
+    pile: str
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Count the hand's cards of each card type of the pile, for a hand_by_type measure."""
+
+    measure: str
+    pile: str
 
 
 @dataclass(frozen=True)
@@ -92,18 +116,21 @@ class Choose:
     then: tuple[Gain, ...]
 
 
-Step = Shuffle | Deal | Refill | Deploy | Choose
+Step = Shuffle | Deal | Refill | Deploy | Choose | Clear | Tally
 
 
 @dataclass(frozen=True)
 class Measure:
-    """What a procedure reports. `each`: every value recorded (summary: its description;
-    chart: a histogram). `per_turn`: the values of a turn summed, a description per turn
-    (chart: the means and their spread). `first_turn`: the share of games marked by each turn."""
+    """What a procedure reports, under `key` in the summary. `each`: every value recorded,
+    described. `per_turn`: the values of a turn summed, a description per turn. `first_turn`:
+    the share of games marked by each turn. `hand_by_type`: the mean count of each card type in
+    the hand when tallied, and (under `shares`) the share of games with at least one.
+    `charts`: chart kind -> the chart's key (`means` adds `<key>_sd`, their spread)."""
 
     key: str
     kind: str
-    chart: str | None
+    charts: Mapping[str, str]
+    shares: str | None = None
 
 
 @dataclass(frozen=True)
@@ -116,6 +143,14 @@ class Procedure:
     setup: tuple[Step, ...]
     turn: tuple[Step, ...]
     measures: tuple[Measure, ...]
+
+    def types(self, measure: str, cards: Sequence[DeckCard]) -> list[str]:
+        """The card types a hand_by_type measure counts: those of the pile it tallies."""
+        piles = {
+            s.pile for s in self.setup + self.turn if isinstance(s, Tally) and s.measure == measure
+        }
+        zones = {self.pile(p).zone for p in piles}
+        return sorted({c.card_type for c in cards if c.zone in zones and c.quantity > 0})
 
     def pile(self, name: str) -> Pile:
         return next(p for p in self.piles if p.name == name)
@@ -220,8 +255,17 @@ class _Reader:
             _only(path, spec, {"do", "pile", "up_to"})
             up_to = self.amount(f"{path}.up_to", spec.get("up_to"), counters=True)
             return Refill(self.pile(path, spec), up_to)
+        if verb == "clear":
+            _only(path, spec, {"do", "pile"})
+            return Clear(self.pile(path, spec))
+        if verb == "tally":
+            _only(path, spec, {"do", "pile", "measure"})
+            measure = self.measure(f"{path}.measure", spec.get("measure"), "hand_by_type")
+            return Tally(measure, self.pile(path, spec))
         if verb == "deploy":
-            _only(path, spec, {"do", "pile", "times", "best", "record", "refill"})
+            _only(path, spec, {"do", "pile", "times", "best", "record", "refill", "to"})
+            if spec.get("to", "discard") not in ("discard", "table"):
+                raise ProcedureError(f"{path}.to", "a deployed card goes to discard or table")
             record = _table(f"{path}.record", spec.get("record", {}))
             return Deploy(
                 pile=self.pile(path, spec),
@@ -235,6 +279,7 @@ class _Reader:
                     for key, text in record.items()
                 ),
                 refill=self.amount(f"{path}.refill", spec.get("refill", 0), counters=True),
+                to_table=spec.get("to") == "table",
             )
         if verb == "choose":
             _only(path, spec, {"do", "pile", "look", "best", "then"})
@@ -254,7 +299,7 @@ class _Reader:
 
     def _recorded(self, path: str, key: str) -> str:
         measure = self.measures.get(key)
-        if measure is None or measure.kind == "first_turn":
+        if measure is None or measure.kind not in ("each", "per_turn"):
             raise ProcedureError(path, f"no each or per_turn measure named {key!r}")
         return key
 
@@ -307,10 +352,17 @@ def read_procedure(definition: Mapping[str, Any]) -> Procedure:
     measures = []
     for i, spec in enumerate(_list("measures", definition.get("measures", []))):
         spec = _table(f"measures[{i}]", spec)
-        _only(f"measures[{i}]", spec, {"key", "kind", "chart"})
-        if spec.get("kind") not in MEASURE_KINDS:
+        _only(f"measures[{i}]", spec, {"key", "kind", "charts", "shares"})
+        kind = spec.get("kind")
+        if kind not in MEASURE_KINDS:
             raise ProcedureError(f"measures[{i}].kind", f"one of {', '.join(MEASURE_KINDS)}")
-        measures.append(Measure(str(spec["key"]), spec["kind"], spec.get("chart")))
+        charts = _table(f"measures[{i}].charts", spec.get("charts", {}))
+        for chart in charts:
+            if chart not in CHART_KINDS[kind]:
+                raise ProcedureError(f"measures[{i}].charts.{chart}", f"no {kind} chart")
+        if "shares" in spec and kind != "hand_by_type":
+            raise ProcedureError(f"measures[{i}].shares", "only a hand_by_type measure")
+        measures.append(Measure(str(spec["key"]), kind, dict(charts), spec.get("shares")))
     reader = _Reader(policy, tests, piles, counters, measures)
     return Procedure(
         policy=policy,

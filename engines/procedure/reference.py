@@ -13,12 +13,14 @@ from engines.procedure.cards import order_key
 from engines.procedure.definition import (
     Amount,
     Choose,
+    Clear,
     Deal,
     Deploy,
     Procedure,
     Refill,
     Shuffle,
     Step,
+    Tally,
 )
 from engines.procedure.results import Counts, answer
 from engines.rules import DeckCard
@@ -32,6 +34,7 @@ class _Game:
         self.rng = rng
         self.piles = {p.name: copies(cards, p.zone) for p in procedure.piles}
         self.discards: dict[str, list[DeckCard]] = {p.name: [] for p in procedure.piles}
+        self.table: dict[str, list[DeckCard]] = {p.name: [] for p in procedure.piles}
         self.hand: list[DeckCard] = []
         self.counters = dict(procedure.counters)
         self.turn_totals: dict[str, int] = {}
@@ -60,6 +63,12 @@ class _Game:
             self.deploy(step, policy, counts)
         elif isinstance(step, Choose):
             self.choose(step, counts, turn)
+        elif isinstance(step, Clear):
+            self.discards[step.pile] += self.table[step.pile]
+            self.table[step.pile] = []
+        elif isinstance(step, Tally):
+            for card_type, tally in counts.by_type[step.measure].items():
+                tally.counts[sum(c.card_type == card_type for c in self.hand)] += 1
 
     def deploy(self, step: Deploy, policy: Mapping[str, Any], counts: Counts) -> None:
         best = order_key(step.best)
@@ -69,7 +78,7 @@ class _Game:
             # max() keeps the first of equals: the card drawn first, the hand being in order.
             card = max(self.hand, key=best)
             self.hand.remove(card)
-            self.discards[step.pile].append(card)
+            (self.table if step.to_table else self.discards)[step.pile].append(card)
             for key, value in step.record:
                 if key in counts.each:
                     counts.each[key].counts[value(card)] += 1
@@ -110,7 +119,7 @@ def run_reference(
     p = resolve_policy(procedure.policy, policy)
     rng = rng_for(seed)
     turns = procedure.amount(procedure.turns, p)
-    counts = Counts(procedure.measures, turns)
+    counts = Counts.of(procedure, cards, turns)
     for _ in counted(runs, progress):
         game = _Game(procedure, cards, rng)
         for step in procedure.setup:
