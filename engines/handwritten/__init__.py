@@ -6,9 +6,14 @@ lead removes them."""
 
 from types import ModuleType
 
-from engines.handwritten import conquest_alpha_tactics, conquest_for_the_capital
+from engines.handwritten import (
+    conquest_alpha_tactics,
+    conquest_for_the_capital,
+    conquest_of_fates,
+)
 
 HANDWRITTEN: dict[str, ModuleType] = {
     "conquest-for-the-capital": conquest_for_the_capital,
     "conquest-alpha-tactics": conquest_alpha_tactics,
+    "conquest-of-fates": conquest_of_fates,
 }

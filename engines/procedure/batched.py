@@ -4,9 +4,10 @@ reference interpreter (engines/procedure/reference.py) and is held to its answer
 
 A pile is a row of card numbers read as a ring (a first card and a count), so that cards put
 on its bottom go after the last; its discards are a second row, shuffled back in (random keys,
-argsorted) for the rows whose pile runs out. The hand is a row of slots (-1: empty) with the
-moment each card was drawn, because among equally good cards the one drawn first is played,
-as the reference's max() over a hand in drawing order does."""
+argsorted) for the rows whose pile runs out. The hand is a row of slots (-1: empty). For each
+ordering the procedure picks cards from the hand by, every slot carries a key: the card's
+place in the ordering, less the moment it was drawn, so that among equally good cards the one
+drawn first wins, as the reference's max() over a hand in drawing order does."""
 
 from __future__ import annotations
 
@@ -24,6 +25,9 @@ from engines.procedure.definition import (
     Clear,
     Deal,
     Deploy,
+    Discard,
+    Mark,
+    Mulligan,
     Procedure,
     Refill,
     Shuffle,
@@ -32,19 +36,27 @@ from engines.procedure.definition import (
 )
 from engines.procedure.results import Counts, answer
 from engines.rules import DeckCard
-from engines.vectorised import batches, first_max, generator, shuffled
+from engines.vectorised import batches, first_max, generator, permuted
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
+Order = tuple[tuple[str, ...], str | None]
 
 # An ordering's rank is scaled by SPAN, more than the draws of any batch, so that subtracting
-# the moment a card was drawn orders equals by it; an empty slot keys as EMPTY, below all.
+# the moment a card was drawn orders equals by it; an empty slot, or a card the step may not
+# pick, keys as EMPTY, below all (and a real key is always above HALF).
 SPAN = 1 << 32
 EMPTY = -(1 << 62)
+HALF = EMPTY // 2
+
+
+def _order(best: tuple[Expression, ...], only: str | None = None) -> Order:
+    return tuple(e.text for e in best), only
 
 
 class _Cards:
-    """Every physical card of every pile, numbered once; values of expressions by number."""
+    """Every physical card of every pile, numbered once; by number, each value a procedure
+    reads, with one more entry at the end for an empty slot (-1)."""
 
     def __init__(self, procedure: Procedure, cards: Sequence[DeckCard]) -> None:
         self.table: list[DeckCard] = []
@@ -55,9 +67,9 @@ class _Cards:
             self.offset[pile.name], self.size[pile.name] = len(self.table), len(own)
             self.table += own
         self._values: dict[str, IntArray] = {}
-        self._keyed: dict[tuple[str, ...], IntArray] = {}
+        self._keyed: dict[Order, IntArray] = {}
         self.tests = {
-            name: np.array([test(c) for c in self.table] + [False], np.bool_)
+            name: np.array([*(test(c) for c in self.table), False], np.bool_)
             for name, test in procedure.tests.items()
         }
 
@@ -67,22 +79,35 @@ class _Cards:
         return np.array([*found, -1], np.int64)
 
     def values(self, expression: Expression) -> IntArray:
-        """Each card's value, and 0 after the last: a hand's empty slot (-1) reads as 0."""
+        """Each card's value, and 0 for an empty slot."""
         if expression.text not in self._values:
-            found = [expression(c) for c in self.table] + [0]
-            self._values[expression.text] = np.array(found, np.int64)
+            found = [expression(c) for c in self.table]
+            self._values[expression.text] = np.array([*found, 0], np.int64)
         return self._values[expression.text]
 
-    def keyed(self, order: tuple[Expression, ...]) -> IntArray:
-        """Each card's place in an ordering (equals sharing one) times SPAN, so that taking
-        when a card was drawn from it breaks ties for the one drawn first; after the last,
-        EMPTY, below every card, for a hand's empty slot (-1)."""
-        key = tuple(e.text for e in order)
+    def keyed(self, best: tuple[Expression, ...], only: str | None = None) -> IntArray:
+        """Each card's place in an ordering (equals sharing one) times SPAN; EMPTY for a card
+        that fails `only` and for an empty slot."""
+        key = _order(best, only)
         if key not in self._keyed:
-            columns = np.stack([self.values(e)[:-1] for e in order], axis=1)
+            columns = np.stack([self.values(e)[:-1] for e in best], axis=1)
             rank = np.unique(columns, axis=0, return_inverse=True)[1].astype(np.int64).ravel()
-            self._keyed[key] = np.append(rank * SPAN, EMPTY)
+            keyed = np.append(rank * SPAN, EMPTY)
+            if only is not None:
+                keyed[~self.tests[only]] = EMPTY
+            self._keyed[key] = keyed
         return self._keyed[key]
+
+
+def _orders(procedure: Procedure) -> dict[Order, tuple[tuple[Expression, ...], str | None]]:
+    """Every ordering the hand is picked by, with the test a deploy limits it to."""
+    found: dict[Order, tuple[tuple[Expression, ...], str | None]] = {}
+    for step in procedure.setup + procedure.turn:
+        if isinstance(step, Deploy):
+            found[_order(step.best, step.only)] = (step.best, step.only)
+        elif isinstance(step, Discard):
+            found[_order(step.best)] = (step.best, None)
+    return found
 
 
 class _Batch:
@@ -105,9 +130,11 @@ class _Batch:
         self.head: dict[str, IntArray] = {}
         self.left: dict[str, IntArray] = {}
         self.discard: dict[str, IntArray] = {}
-        # Each pile's discard buffer holds its discards, then (`placed`) its cards on the table.
+        # Each pile's discard buffer holds its discards, then (`placed`) its cards on the
+        # table. Only a pile that reshuffles ever reads it back: the others keep counts only.
         self.discarded: dict[str, IntArray] = {}
         self.placed: dict[str, IntArray] = {}
+        self.kept = {p.name: p.reshuffle for p in procedure.piles}
         for name, size in cards.size.items():
             width = max(size, 1)
             self.pile[name] = np.full((rows, width), cards.offset[name], np.int64)
@@ -119,20 +146,14 @@ class _Batch:
         self.hand = np.full((rows, slots), -1, np.int64)
         self.hand_base = self.index * slots
         self.held = np.zeros(rows, np.int64)
-        # Per ordering a deploy step plays by: each slot's key (the card's keyed place less the
-        # moment it was drawn; EMPTY for an empty slot), kept as cards come and go, so that a
-        # play is one first_max.
         self.keys = {
-            tuple(e.text for e in s.best): (
-                cards.keyed(s.best),
-                np.full((rows, slots), EMPTY, np.int64),
-            )
-            for s in procedure.setup + procedure.turn
-            if isinstance(s, Deploy)
+            order: (cards.keyed(*by), np.full((rows, slots), EMPTY, np.int64))
+            for order, by in _orders(procedure).items()
         }
         self.clock = 0
         self.counters = {k: np.full(rows, v, np.int64) for k, v in procedure.counters.items()}
         self.totals = {k: np.zeros(rows, np.int64) for k in counts.per_turn}
+        self.game_totals = {k: np.zeros(rows, np.int64) for k in counts.per_game}
         self.first = {k: np.full(rows, counts.turns + 1, np.int64) for k in counts.first}
 
     def target(self, value: Amount) -> IntArray | int:
@@ -144,9 +165,8 @@ class _Batch:
         if isinstance(step, Shuffle):
             size = self.cards.size[step.pile]
             if size:
-                self.pile[step.pile] = self.cards.offset[step.pile] + shuffled(
-                    self.rng, self.rows, size
-                )
+                own = np.arange(size, dtype=np.int64) + self.cards.offset[step.pile]
+                self.pile[step.pile] = permuted(self.rng, own, self.rows)
             self.head[step.pile][:] = 0
             self.left[step.pile][:] = size
         elif isinstance(step, Deal):
@@ -154,42 +174,104 @@ class _Batch:
         elif isinstance(step, Refill):
             self.draw(step.pile, self.target(step.up_to))
         elif isinstance(step, Deploy):
-            self.deploy(step)
+            refill = self.target(step.refill)
+            if isinstance(refill, int) and not refill:
+                self.place(step)
+            else:
+                self.deploy(step, refill)
         elif isinstance(step, Choose):
             self.choose(step, turn)
         elif isinstance(step, Clear):
             self.discarded[step.pile] += self.placed[step.pile]
             self.placed[step.pile][:] = 0
+        elif isinstance(step, Discard):
+            self.discard_down(step)
+        elif isinstance(step, Mulligan):
+            self.mulligan(step)
+        elif isinstance(step, Mark):
+            holds = np.take(self.cards.tests[step.holds], self.hand).any(axis=1)
+            first, turn = self.first[step.measure], max(turn, 1)
+            first[holds & (first > turn)] = turn
         elif isinstance(step, Tally):
             by_type = self.counts.by_type[step.measure]
             type_of = self.cards.type_index(list(by_type))
-            held = self.hand >= 0
             span = np.arange(self.hand.shape[1] + 1)
             for i, tally in enumerate(by_type.values()):
-                found = ((type_of[self.hand] == i) & held).sum(axis=1)
+                found = (np.take(type_of, self.hand) == i).sum(axis=1)
                 tally.add_counts(span, np.bincount(found, minlength=len(span)))
 
+    # --- drawing ---------------------------------------------------------------------------
+
     def draw(self, name: str, target: IntArray | int) -> None:
-        """Draw into every row's hand until it holds `target`, a card a row per round."""
+        """Draw into every row's hand until it holds `target`: all a row can take from its
+        pile at once, then, for a pile that reshuffles, its discards shuffled in and again."""
+        while True:
+            take = np.minimum(np.maximum(target - self.held, 0), self.left[name])
+            most = int(take.max()) if self.rows else 0
+            if most:
+                self.take(name, take, most)
+            if not self.kept[name]:
+                return
+            short = (self.held < target) & (self.left[name] == 0) & (self.discarded[name] > 0)
+            if not short.any():
+                return
+            self.reshuffle(name, short)
+
+    def take(self, name: str, take: IntArray, most: int) -> None:
+        """`take` cards (at most `most`) from the top of each row's pile into the free slots
+        of its hand, in order."""
         pile, head, left = self.pile[name], self.head[name], self.left[name]
         width = pile.shape[1]
-        reshuffles = self.procedure.pile(name).reshuffle
-        while True:
-            wanting = self.held < target
-            out = wanting & (left == 0)
-            if reshuffles and out.any():
-                self.reshuffle(name, out & (self.discarded[name] > 0))
-                pile = self.pile[name]
-                out = wanting & (left == 0)
-            drawing = wanting & ~out
-            if not drawing.any():
-                return
-            at_hand = self.hand_base + first_max(self.hand < 0)
-            self.put(at_hand, pile.reshape(-1)[self.index * width + head], drawing)
-            head += drawing
-            head %= width
-            left -= drawing
-            self.held += drawing
+        ahead = np.arange(most)
+        at = (self.index * width)[:, None] + (head[:, None] + ahead) % width
+        drawn = np.take(pile, at)
+        free = self.hand < 0
+        # (A cumulative sum over int8 is several times faster than over bools.)
+        nth = np.cumsum(free.view(np.int8), axis=1, dtype=np.int64)
+        fill = free & (nth <= take[:, None])
+        # The n-th free slot takes the n-th card drawn (flat indices: faster than per-row).
+        nth -= 1
+        np.minimum(nth, most - 1, out=nth)
+        incoming = np.take(drawn, (self.index * most)[:, None] + nth)
+        np.copyto(self.hand, incoming, where=fill)
+        stamp = nth + (self.clock + 1)
+        for keyed, keys in self.keys.values():
+            np.copyto(keys, np.take(keyed, incoming) - stamp, where=fill)
+        self.clock += most
+        head += take
+        head %= width
+        left -= take
+        self.held += take
+
+    def put(self, at_hand: IntArray, card: IntArray, drawing: BoolArray | None) -> None:
+        """Put each row's `card` into its hand at `at_hand` (flat), for the rows `drawing`
+        (None: every row), keyed for every ordering the hand is picked by."""
+        self.clock += 1
+        flat_hand = self.hand.reshape(-1)
+        if drawing is None:
+            flat_hand[at_hand] = card
+        else:
+            flat_hand[at_hand] = np.where(drawing, card, flat_hand[at_hand])
+        for keyed, keys in self.keys.values():
+            flat = keys.reshape(-1)
+            key = np.take(keyed, card) - self.clock
+            flat[at_hand] = key if drawing is None else np.where(drawing, key, flat[at_hand])
+
+    def draw_into(self, name: str, at_hand: IntArray, target: IntArray | int) -> None:
+        """Draw back to `target` after a card left the hand at `at_hand` (flat): one card
+        into that slot for every row whose pile has one (the common case, without looking for
+        a free slot), then the general draw for any row still short."""
+        pile, head, left = self.pile[name], self.head[name], self.left[name]
+        width = pile.shape[1]
+        drawing = (self.held < target) & (left > 0)
+        every = bool(drawing.all())
+        self.put(at_hand, pile.reshape(-1)[self.index * width + head], None if every else drawing)
+        head += drawing
+        head %= width
+        left -= drawing
+        self.held += drawing
+        if (self.held < target).any():
+            self.draw(name, target)
 
     def reshuffle(self, name: str, which_rows: BoolArray) -> None:
         """The discards, shuffled, become the pile of the rows given."""
@@ -210,76 +292,141 @@ class _Batch:
             discard[which] = np.take_along_axis(discard[which], np.minimum(column, width - 1), 1)
         discarded[which] = 0
 
-    def deploy(self, step: Deploy) -> None:
-        keys = self.keys[tuple(e.text for e in step.best)][1]
-        recorded = [(key, self.cards.values(value)) for key, value in step.record]
-        discard, discarded = self.discard[step.pile], self.discarded[step.pile]
-        placed = self.placed[step.pile]
+    # --- cards leaving the hand ------------------------------------------------------------
+
+    def leave(self, name: str, card: IntArray, going: BoolArray, to_table: bool) -> None:
+        """Each row's `card`, where `going`, joins the pile's discards or its table."""
+        discarded, placed = self.discarded[name], self.placed[name]
+        if not self.kept[name]:
+            (placed if to_table else discarded)[:] += going
+            return
+        discard = self.discard[name]
         width = discard.shape[1]
-        # Flat indices (row * width + column) reach one cell a row faster than [rows, columns].
-        flat_discard, discard_base = discard.reshape(-1), self.index * width
-        flat_hand = self.hand.reshape(-1)
-        refill = self.target(step.refill)
+        flat, base = discard.reshape(-1), self.index * width
+        every = bool(going.all())
+        end = base + np.minimum(discarded + placed, width - 1)
+        if to_table:
+            flat[end] = card if every else np.where(going, card, flat[end])
+            placed += going
+        else:
+            # Into the discards, the first card on the table moving past the last.
+            at = base + np.minimum(discarded, width - 1)
+            moved = flat[at]
+            flat[end] = moved if every else np.where(going, moved, flat[end])
+            flat[at] = card if every else np.where(going, card, moved)
+            discarded += going
+
+    def remove(self, name: str, leaving: BoolArray, to_table: bool) -> None:
+        """The hand's cards where `leaving` (rows x slots) go to the pile's discards or table."""
+        count = leaving.sum(axis=1)
+        if self.kept[name]:
+            for slot in range(self.hand.shape[1]):
+                going = leaving[:, slot]
+                if going.any():
+                    self.leave(name, self.hand[:, slot], going, to_table)
+        else:
+            (self.placed if to_table else self.discarded)[name] += count
+        np.putmask(self.hand, leaving, -1)
+        for _, keys in self.keys.values():
+            np.putmask(keys, leaving, EMPTY)
+        self.held -= count
+
+    def record(self, step: Deploy, card: IntArray, real: BoolArray | None) -> None:
+        """The deployed cards' values, into the measures the step records. `card`: one a row
+        or rows x slots; `real`: which are deployed (None: all)."""
+        for measure, value in step.record:
+            values = np.take(self.cards.values(value), card)
+            if measure in self.counts.per_game or measure in self.totals:
+                if real is not None:
+                    values = values * real
+                total = values if values.ndim == 1 else values.sum(axis=1)
+                into = self.game_totals if measure in self.counts.per_game else self.totals
+                into[measure] += total
+            else:
+                self.counts.each[measure].add(values if real is None else values[real])
+
+    def place(self, step: Deploy) -> None:
+        """Deploy without drawing in between: the `times` best cards a row may deploy all
+        leave at once (the same cards one at a time would give)."""
+        keys = self.keys[_order(step.best, step.only)][1]
+        times, slots = self.procedure.amount(step.times, self.policy), keys.shape[1]
+        if not times:
+            return
+        chosen = keys > HALF
+        if times < slots:
+            kth = np.partition(keys, slots - times, axis=1)[:, slots - times]
+            chosen &= keys >= kth[:, None]
+        self.record(step, self.hand, chosen)
+        self.remove(step.pile, chosen, step.to_table)
+
+    def deploy(self, step: Deploy, refill: IntArray | int) -> None:
+        """Deploy one card at a time, drawing back to `refill` after each."""
+        keys = self.keys[_order(step.best, step.only)][1]
+        flat_keys, flat_hand = keys.reshape(-1), self.hand.reshape(-1)
         for _ in range(self.procedure.amount(step.times, self.policy)):
             at_hand = self.hand_base + first_max(keys)
-            card = flat_hand[at_hand]
-            playing = card >= 0
+            playing = flat_keys[at_hand] > HALF
             every = bool(playing.all())
             if not every and not playing.any():
                 return
-            for measure, values in recorded:
-                if measure in self.counts.each:
-                    self.counts.each[measure].add(values[card if every else card[playing]])
-                else:
-                    self.totals[measure] += values[card]  # an empty slot's value is 0
-            end = discard_base + np.minimum(discarded + placed, width - 1)
-            if step.to_table:
-                flat_discard[end] = card if every else np.where(playing, card, flat_discard[end])
-                placed += playing
-            else:
-                # Into the discards, the first card on the table moving past the last.
-                at = discard_base + np.minimum(discarded, width - 1)
-                moved = flat_discard[at]
-                flat_discard[end] = moved if every else np.where(playing, moved, flat_discard[end])
-                flat_discard[at] = card if every else np.where(playing, card, moved)
-                discarded += playing
-            # A row not playing had no card: its best slot is already empty.
-            flat_hand[at_hand] = -1
+            card = np.take(flat_hand, at_hand)
+            if not every:
+                card = np.where(playing, card, -1)
+            self.record(step, card, None if every else playing)
+            self.leave(step.pile, card, playing, step.to_table)
+            flat_hand[at_hand] = -1 if every else np.where(playing, -1, flat_hand[at_hand])
             for _, other in self.keys.values():
-                other.reshape(-1)[at_hand] = EMPTY
+                flat = other.reshape(-1)
+                flat[at_hand] = EMPTY if every else np.where(playing, EMPTY, flat[at_hand])
             self.held -= playing
-            if not isinstance(refill, int) or refill:
-                self.draw_into(step.pile, at_hand, refill)
+            self.draw_into(step.pile, at_hand, refill)
 
-    def put(self, at_hand: IntArray, card: IntArray, drawing: BoolArray | None) -> None:
-        """Put each row's `card` into its hand at `at_hand` (flat), for the rows `drawing`
-        (None: every row), keying it for every ordering the hand is played by."""
-        self.clock += 1
-        flat_hand = self.hand.reshape(-1)
-        if drawing is None:
-            flat_hand[at_hand] = card
-        else:
-            flat_hand[at_hand] = np.where(drawing, card, flat_hand[at_hand])
-        for keyed, keys in self.keys.values():
-            flat = keys.reshape(-1)
-            key = keyed[card] - self.clock
-            flat[at_hand] = key if drawing is None else np.where(drawing, key, flat[at_hand])
+    def discard_down(self, step: Discard) -> None:
+        """Every row over the limit keeps its best `down_to` cards (keys are distinct within
+        a row, so the limit-th largest key marks the line)."""
+        limit, slots = self.procedure.amount(step.down_to, self.policy), self.hand.shape[1]
+        if limit >= slots or not (self.held > limit).any():
+            return
+        keys = self.keys[_order(step.best)][1]
+        leaving = self.hand >= 0
+        if limit > 0:
+            kth = np.partition(keys, slots - limit, axis=1)[:, slots - limit]
+            leaving &= keys < kth[:, None]
+        self.remove(step.pile, leaving, to_table=False)
 
-    def draw_into(self, name: str, at_hand: IntArray, target: IntArray | int) -> None:
-        """Draw back to `target` after a card left the hand at `at_hand` (flat): one card
-        into that slot for every row whose pile has one (the common case, without looking for
-        a free slot), then the general draw for any row still short."""
+    def mulligan(self, step: Mulligan) -> None:
+        """The rows whose hand has too few cards that pass the test put it back into the
+        pile, shuffle the pile and draw as many again."""
+        passing = np.take(self.cards.tests[step.test], self.hand).sum(axis=1)
+        which = np.flatnonzero(passing < self.procedure.amount(step.fewer_than, self.policy))
+        if step.mark:
+            self.counts.shares[step.mark] += len(which)
+        if not len(which):
+            return
+        name = step.pile
         pile, head, left = self.pile[name], self.head[name], self.left[name]
         width = pile.shape[1]
-        drawing = (self.held < target) & (left > 0)
-        every = bool(drawing.all())
-        self.put(at_hand, pile.reshape(-1)[self.index * width + head], None if every else drawing)
-        head += drawing
-        head %= width
-        left -= drawing
-        self.held += drawing
-        if (self.held < target).any():
-            self.draw(name, target)
+        size = self.held[which].copy()
+        for slot in range(self.hand.shape[1]):
+            card = self.hand[which, slot]
+            back = card >= 0
+            tail = (head[which] + left[which]) % width
+            pile[which, tail] = np.where(back, card, pile[which, tail])
+            left[which] += back
+        self.hand[which] = -1
+        for _, keys in self.keys.values():
+            keys[which] = EMPTY
+        self.held[which] = 0
+        # The whole live pile of those rows, shuffled: random keys, argsorted.
+        ahead = np.arange(width)
+        ring = np.take_along_axis(pile[which], (head[which][:, None] + ahead) % width, axis=1)
+        order = self.rng.random((len(which), width))
+        order[ahead[None, :] >= left[which][:, None]] = 2.0
+        pile[which] = np.take_along_axis(ring, np.argsort(order, axis=1), axis=1)
+        head[which] = 0
+        target = self.held.copy()
+        target[which] = size
+        self.draw(name, target)
 
     def choose(self, step: Choose, turn: int) -> None:
         pile, head, left = self.pile[step.pile], self.head[step.pile], self.left[step.pile]
@@ -288,7 +435,7 @@ class _Batch:
         ahead = np.arange(look)
         seen = np.take_along_axis(pile, (head[:, None] + ahead) % width, axis=1)
         valid = ahead[None, :] < left[:, None]
-        slot = first_max(np.where(valid, self.cards.keyed(step.best)[seen], EMPTY))
+        slot = first_max(np.where(valid, np.take(self.cards.keyed(step.best), seen), EMPTY))
         kept = seen[self.index, slot]
         choosing = left > 0
         taken = np.minimum(left, look)
@@ -304,7 +451,7 @@ class _Batch:
         for gain in step.then:
             passing = choosing.copy()
             if gain.when is not None:
-                passing &= self.cards.tests[gain.when][kept]
+                passing &= np.take(self.cards.tests[gain.when], kept)
             counter = self.counters[gain.counter]
             raised = np.where(
                 passing, np.minimum(counter + gain.amount, np.maximum(counter, gain.cap)), counter
@@ -316,18 +463,31 @@ class _Batch:
                 first[rose & (first > turn)] = turn
 
 
-def _hand_slots(procedure: Procedure, policy: Mapping[str, Any]) -> int:
-    """The most cards a hand can hold: the largest refill target or all the deals together."""
-    dealt = 0
-    most = 1
-    for step in procedure.setup + procedure.turn:
+def _hand_slots(procedure: Procedure, policy: Mapping[str, Any], cards: int) -> int:
+    """The most cards a hand can hold, by the steps' counts: deals add, refills raise,
+    discards lower (deploys are taken to lower nothing), never more than the cards."""
+    held = most = 0
+
+    def follow(step: Step) -> None:
+        nonlocal held, most
         if isinstance(step, Deal):
-            dealt += procedure.most(step.count, policy)
+            held += procedure.most(step.count, policy)
         elif isinstance(step, Refill):
-            most = max(most, procedure.most(step.up_to, policy))
+            held = max(held, procedure.most(step.up_to, policy))
         elif isinstance(step, Deploy):
-            most = max(most, procedure.most(step.refill, policy))
-    return max(most, dealt)
+            held = max(held, procedure.most(step.refill, policy))
+        elif isinstance(step, Discard):
+            held = min(held, procedure.amount(step.down_to, policy))
+        most = max(most, held)
+
+    for step in procedure.setup:
+        follow(step)
+    for turn in range(1, procedure.amount(procedure.turns, policy) + 1):
+        for step in procedure.turn_steps(turn):
+            follow(step)
+        if most >= cards:
+            break
+    return max(1, min(most, cards))
 
 
 def run_batched(
@@ -344,7 +504,8 @@ def run_batched(
     turns = procedure.amount(procedure.turns, p)
     counts = Counts.of(procedure, cards, turns)
     table = _Cards(procedure, cards)
-    slots = _hand_slots(procedure, p)
+    slots = _hand_slots(procedure, p, len(table.table))
+    steps = [procedure.turn_steps(turn) for turn in range(1, turns + 1)]
     for rows in batches(runs, progress):
         batch = _Batch(procedure, table, p, rng, rows, counts, slots)
         for step in procedure.setup:
@@ -352,10 +513,12 @@ def run_batched(
         for turn in range(1, turns + 1):
             for total in batch.totals.values():
                 total[:] = 0
-            for step in procedure.turn:
+            for step in steps[turn - 1]:
                 batch.play(step, turn)
             for key, total in batch.totals.items():
                 counts.per_turn[key][turn - 1].add(total)
+        for key, total in batch.game_totals.items():
+            counts.each[key].add(total)
         for key, first in batch.first.items():
             counts.first[key] += np.bincount(first, minlength=turns + 2)
     return answer(procedure.measures, counts, runs)

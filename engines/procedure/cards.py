@@ -58,7 +58,8 @@ def compile_test(path: str, spec: Mapping[str, Any]) -> Test:
         key = str(spec["stat"])
         low, high = spec.get("at_least"), spec.get("at_most")
         if low is None and high is None:
-            checks.append(lambda c: bool(stat(c, key)))
+            # The card states the stat as a whole number (a blank or a word is not one).
+            checks.append(lambda c: _whole(c.stats.get(key)))
         else:
             checks.append(
                 lambda c: (
@@ -66,6 +67,10 @@ def compile_test(path: str, spec: Mapping[str, Any]) -> Test:
                 )
             )
     return lambda c: all(check(c) for check in checks)
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 @dataclass(frozen=True)
@@ -79,9 +84,12 @@ class Expression:
         return self.value(card)
 
 
-def compile_value(path: str, text: str, tests: Mapping[str, Test]) -> Expression:
+def compile_value(path: str, text: Any, tests: Mapping[str, Test]) -> Expression:
     """`"attack + defence"`, `"draws_six"`, `"2 - tier"`: each name a named test (0 or 1) or a
-    stat (0 where the card leaves it empty)."""
+    stat (0 where the card leaves it empty). Or a choice by a test: `{ if = "unit", then =
+    "cq", else = "-1" }`."""
+    if isinstance(text, Mapping):
+        return _choice(path, text, tests)
     if not isinstance(text, str) or not text.strip():
         raise ProcedureError(path, "an expression is a non-empty string")
     terms: list[tuple[int, str]] = []
@@ -94,6 +102,18 @@ def compile_value(path: str, text: str, tests: Mapping[str, Test]) -> Expression
         at = match.end()
     parts = [(sign, _term(name, tests)) for sign, name in terms]
     return Expression(text, lambda c: sum(sign * part(c) for sign, part in parts))
+
+
+def _choice(path: str, spec: Mapping[str, Any], tests: Mapping[str, Test]) -> Expression:
+    if set(spec) != {"if", "then", "else"}:
+        raise ProcedureError(path, "a choice is a table of if, then and else")
+    if spec["if"] not in tests:
+        raise ProcedureError(f"{path}.if", f"no card test named {spec['if']!r}")
+    test = tests[spec["if"]]
+    then = compile_value(f"{path}.then", spec["then"], tests)
+    otherwise = compile_value(f"{path}.else", spec["else"], tests)
+    text = f"({spec['if']} ? {then.text} : {otherwise.text})"
+    return Expression(text, lambda c: then(c) if test(c) else otherwise(c))
 
 
 def _term(name: str, tests: Mapping[str, Test]) -> Value:
@@ -109,7 +129,7 @@ def _term(name: str, tests: Mapping[str, Test]) -> Value:
 def compile_order(path: str, spec: Any, tests: Mapping[str, Test]) -> tuple[Expression, ...]:
     """An ordering: one expression, or a list compared in turn (the first decides, the next
     breaks its ties). Ties left over go to the card drawn first."""
-    items = [spec] if isinstance(spec, str) else spec
+    items = [spec] if isinstance(spec, str | Mapping) else spec
     if not isinstance(items, list) or not items:
         raise ProcedureError(path, "an ordering is an expression or a list of them")
     return tuple(compile_value(f"{path}[{i}]", item, tests) for i, item in enumerate(items))

@@ -23,11 +23,13 @@ from engines.rules import DeckCard
 # A count in a step: a number, a policy knob or a counter, by name.
 Amount = int | str
 
-MEASURE_KINDS = ("each", "per_turn", "first_turn", "hand_by_type")
+MEASURE_KINDS = ("each", "per_turn", "per_game", "first_turn", "share", "hand_by_type")
 # The charts each kind of measure can draw, by the name a file gives them under `charts`.
 CHART_KINDS = {
     "each": {"histogram"},
     "per_turn": {"histograms", "means"},
+    "per_game": {"histogram"},
+    "share": set(),
     "first_turn": {"shares"},
     "hand_by_type": {"histograms"},
 }
@@ -76,6 +78,39 @@ class Deploy:
     record: tuple[tuple[str, Expression], ...]
     refill: Amount
     to_table: bool
+    # A card test: only the hand's cards that pass it may be deployed.
+    only: str | None = None
+
+
+@dataclass(frozen=True)
+class Discard:
+    """Discard the hand down to `down_to` cards, keeping the best by `best` (among equals, the
+    card drawn first), into the pile's discards."""
+
+    pile: str
+    down_to: Amount
+    best: tuple[Expression, ...]
+
+
+@dataclass(frozen=True)
+class Mulligan:
+    """Mulligan by redraw, once: when fewer than `fewer_than` of the hand's cards pass
+    `test`, the hand goes back into the pile, the pile is shuffled and as many are dealt
+    again. `mark` counts the games that did, for a share measure."""
+
+    pile: str
+    test: str
+    fewer_than: Amount
+    mark: str | None
+
+
+@dataclass(frozen=True)
+class Mark:
+    """Note the turn the hand first holds a card that passes `holds`, for a first_turn measure
+    (set-up counts as turn 1)."""
+
+    measure: str
+    holds: str
 
 
 @dataclass(frozen=True)
@@ -116,14 +151,15 @@ class Choose:
     then: tuple[Gain, ...]
 
 
-Step = Shuffle | Deal | Refill | Deploy | Choose | Clear | Tally
+Step = Shuffle | Deal | Refill | Deploy | Choose | Clear | Tally | Discard | Mulligan | Mark
 
 
 @dataclass(frozen=True)
 class Measure:
     """What a procedure reports, under `key` in the summary. `each`: every value recorded,
-    described. `per_turn`: the values of a turn summed, a description per turn. `first_turn`:
-    the share of games marked by each turn. `hand_by_type`: the mean count of each card type in
+    described. `per_turn`: the values of a turn summed, a description per turn. `per_game`: the
+    values of a game summed, described. `first_turn`: the share of games marked by each turn.
+    `share`: the share of games marked. `hand_by_type`: the mean count of each card type in
     the hand when tallied, and (under `shares`) the share of games with at least one.
     `charts`: chart kind -> the chart's key (`means` adds `<key>_sd`, their spread)."""
 
@@ -143,6 +179,12 @@ class Procedure:
     setup: tuple[Step, ...]
     turn: tuple[Step, ...]
     measures: tuple[Measure, ...]
+    # The turn each turn step is first played on (1: every turn).
+    from_turn: tuple[int, ...] = ()
+
+    def turn_steps(self, turn: int) -> tuple[Step, ...]:
+        starts = self.from_turn or (1,) * len(self.turn)
+        return tuple(s for s, start in zip(self.turn, starts, strict=True) if turn >= start)
 
     def types(self, measure: str, cards: Sequence[DeckCard]) -> list[str]:
         """The card types a hand_by_type measure counts: those of the pile it tallies."""
@@ -255,6 +297,30 @@ class _Reader:
             _only(path, spec, {"do", "pile", "up_to"})
             up_to = self.amount(f"{path}.up_to", spec.get("up_to"), counters=True)
             return Refill(self.pile(path, spec), up_to)
+        if verb == "discard":
+            _only(path, spec, {"do", "pile", "down_to", "best"})
+            return Discard(
+                pile=self.pile(path, spec),
+                down_to=self.amount(f"{path}.down_to", spec.get("down_to")),
+                best=compile_order(f"{path}.best", spec.get("best"), self.tests),
+            )
+        if verb == "mulligan":
+            _only(path, spec, {"do", "by", "pile", "test", "fewer_than", "mark"})
+            if spec.get("by") != "redraw":
+                raise ProcedureError(f"{path}.by", "a mulligan is by redraw")
+            mark = spec.get("mark")
+            return Mulligan(
+                pile=self.pile(path, spec),
+                test=self.test(f"{path}.test", spec.get("test")),
+                fewer_than=self.amount(f"{path}.fewer_than", spec.get("fewer_than")),
+                mark=None if mark is None else self.measure(f"{path}.mark", mark, "share"),
+            )
+        if verb == "mark":
+            _only(path, spec, {"do", "measure", "holds"})
+            return Mark(
+                measure=self.measure(f"{path}.measure", spec.get("measure"), "first_turn"),
+                holds=self.test(f"{path}.holds", spec.get("holds")),
+            )
         if verb == "clear":
             _only(path, spec, {"do", "pile"})
             return Clear(self.pile(path, spec))
@@ -263,7 +329,7 @@ class _Reader:
             measure = self.measure(f"{path}.measure", spec.get("measure"), "hand_by_type")
             return Tally(measure, self.pile(path, spec))
         if verb == "deploy":
-            _only(path, spec, {"do", "pile", "times", "best", "record", "refill", "to"})
+            _only(path, spec, {"do", "pile", "times", "best", "record", "refill", "to", "only"})
             if spec.get("to", "discard") not in ("discard", "table"):
                 raise ProcedureError(f"{path}.to", "a deployed card goes to discard or table")
             record = _table(f"{path}.record", spec.get("record", {}))
@@ -280,6 +346,7 @@ class _Reader:
                 ),
                 refill=self.amount(f"{path}.refill", spec.get("refill", 0), counters=True),
                 to_table=spec.get("to") == "table",
+                only=None if "only" not in spec else self.test(f"{path}.only", spec["only"]),
             )
         if verb == "choose":
             _only(path, spec, {"do", "pile", "look", "best", "then"})
@@ -299,9 +366,14 @@ class _Reader:
 
     def _recorded(self, path: str, key: str) -> str:
         measure = self.measures.get(key)
-        if measure is None or measure.kind not in ("each", "per_turn"):
-            raise ProcedureError(path, f"no each or per_turn measure named {key!r}")
+        if measure is None or measure.kind not in ("each", "per_turn", "per_game"):
+            raise ProcedureError(path, f"no each, per_turn or per_game measure named {key!r}")
         return key
+
+    def test(self, path: str, name: Any) -> str:
+        if name not in self.tests:
+            raise ProcedureError(path, f"no card test named {name!r}")
+        return str(name)
 
     def gain(self, path: str, spec: Mapping[str, Any]) -> Gain:
         _only(path, spec, {"do", "counter", "amount", "cap", "when", "mark"})
@@ -311,8 +383,8 @@ class _Reader:
         if counter not in self.counters:
             raise ProcedureError(f"{path}.counter", f"no counter named {counter!r}")
         when = spec.get("when")
-        if when is not None and when not in self.tests:
-            raise ProcedureError(f"{path}.when", f"no card test named {when!r}")
+        if when is not None:
+            self.test(f"{path}.when", when)
         amount, cap = spec.get("amount", 1), spec.get("cap")
         if not isinstance(amount, int) or not isinstance(cap, int):
             raise ProcedureError(path, "amount and cap are whole numbers")
@@ -364,6 +436,14 @@ def read_procedure(definition: Mapping[str, Any]) -> Procedure:
             raise ProcedureError(f"measures[{i}].shares", "only a hand_by_type measure")
         measures.append(Measure(str(spec["key"]), kind, dict(charts), spec.get("shares")))
     reader = _Reader(policy, tests, piles, counters, measures)
+    turn, starts = [], []
+    for i, spec in enumerate(_list("turn", definition.get("turn", []))):
+        spec = dict(_table(f"turn[{i}]", spec))
+        start = spec.pop("from_turn", 1)
+        if not isinstance(start, int) or start < 1:
+            raise ProcedureError(f"turn[{i}].from_turn", "a turn number, 1 or more")
+        turn.append(spec)
+        starts.append(start)
     return Procedure(
         policy=policy,
         tests=tests,
@@ -374,9 +454,7 @@ def read_procedure(definition: Mapping[str, Any]) -> Procedure:
             reader.step(f"setup[{i}]", _table(f"setup[{i}]", s))
             for i, s in enumerate(_list("setup", definition.get("setup", [])))
         ),
-        turn=tuple(
-            reader.step(f"turn[{i}]", _table(f"turn[{i}]", s))
-            for i, s in enumerate(_list("turn", definition.get("turn", [])))
-        ),
+        turn=tuple(reader.step(f"turn[{i}]", spec) for i, spec in enumerate(turn)),
+        from_turn=tuple(starts),
         measures=tuple(measures),
     )

@@ -16,6 +16,9 @@ from engines.procedure.definition import (
     Clear,
     Deal,
     Deploy,
+    Discard,
+    Mark,
+    Mulligan,
     Procedure,
     Refill,
     Shuffle,
@@ -38,6 +41,7 @@ class _Game:
         self.hand: list[DeckCard] = []
         self.counters = dict(procedure.counters)
         self.turn_totals: dict[str, int] = {}
+        self.game_totals: dict[str, int] = {}
         self.marked: set[str] = set()
 
     def count(self, value: Amount, policy: Mapping[str, Any]) -> int:
@@ -66,21 +70,57 @@ class _Game:
         elif isinstance(step, Clear):
             self.discards[step.pile] += self.table[step.pile]
             self.table[step.pile] = []
+        elif isinstance(step, Discard):
+            self.discard(step, policy)
+        elif isinstance(step, Mulligan):
+            self.mulligan(step, policy, counts)
+        elif isinstance(step, Mark):
+            test = self.procedure.tests[step.holds]
+            if step.measure not in self.marked and any(test(c) for c in self.hand):
+                self.marked.add(step.measure)
+                counts.first[step.measure][max(turn, 1)] += 1
         elif isinstance(step, Tally):
             for card_type, tally in counts.by_type[step.measure].items():
                 tally.counts[sum(c.card_type == card_type for c in self.hand)] += 1
 
+    def discard(self, step: Discard, policy: Mapping[str, Any]) -> None:
+        limit = self.count(step.down_to, policy)
+        if len(self.hand) <= limit:
+            return
+        best = order_key(step.best)
+        # A stable sort, best first: among equals the card drawn first stays.
+        ranked = sorted(range(len(self.hand)), key=lambda i: best(self.hand[i]), reverse=True)
+        kept = set(ranked[:limit])
+        self.discards[step.pile] += [c for i, c in enumerate(self.hand) if i not in kept]
+        self.hand = [c for i, c in enumerate(self.hand) if i in kept]
+
+    def mulligan(self, step: Mulligan, policy: Mapping[str, Any], counts: Counts) -> None:
+        test = self.procedure.tests[step.test]
+        if sum(map(test, self.hand)) >= self.count(step.fewer_than, policy):
+            return
+        size = len(self.hand)
+        self.piles[step.pile] += self.hand
+        self.hand = []
+        self.rng.shuffle(self.piles[step.pile])
+        self.draw(step.pile, size)
+        if step.mark:
+            counts.shares[step.mark] += 1
+
     def deploy(self, step: Deploy, policy: Mapping[str, Any], counts: Counts) -> None:
         best = order_key(step.best)
+        only = self.procedure.tests[step.only] if step.only else None
         for _ in range(self.count(step.times, policy)):
-            if not self.hand:
+            eligible = [c for c in self.hand if only is None or only(c)]
+            if not eligible:
                 break
             # max() keeps the first of equals: the card drawn first, the hand being in order.
-            card = max(self.hand, key=best)
+            card = max(eligible, key=best)
             self.hand.remove(card)
             (self.table if step.to_table else self.discards)[step.pile].append(card)
             for key, value in step.record:
-                if key in counts.each:
+                if key in counts.per_game:
+                    self.game_totals[key] = self.game_totals.get(key, 0) + value(card)
+                elif key in counts.each:
                     counts.each[key].counts[value(card)] += 1
                 else:
                     self.turn_totals[key] = self.turn_totals.get(key, 0) + value(card)
@@ -126,10 +166,12 @@ def run_reference(
             game.play(step, p, counts, 0)
         for turn in range(1, turns + 1):
             game.turn_totals = {}
-            for step in procedure.turn:
+            for step in procedure.turn_steps(turn):
                 game.play(step, p, counts, turn)
             for key, tallies in counts.per_turn.items():
                 tallies[turn - 1].counts[game.turn_totals.get(key, 0)] += 1
+        for key in counts.per_game:
+            counts.each[key].counts[game.game_totals.get(key, 0)] += 1
         for key in set(counts.first) - game.marked:
             counts.first[key][turns + 1] += 1
     return answer(procedure.measures, counts, runs)

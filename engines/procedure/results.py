@@ -9,13 +9,14 @@ import numpy as np
 
 from engines.procedure.definition import Measure, Procedure
 from engines.rules import DeckCard
-from engines.vectorised import Tally, by_turn_counts
+from engines.vectorised import Tally, by_turn_counts, share
 
 
 class Counts:
-    """What a run of games counted, per measure: a Tally for an `each` measure, a Tally per
-    turn for a `per_turn` one, and how many games were first marked on each turn (index 0
-    unused, `turns + 1`: never) for a `first_turn` one."""
+    """What a run of games counted, per measure: a Tally for an `each` or `per_game` measure, a
+    Tally per turn for a `per_turn` one, the games marked for a `share` one, and how many games
+    were first marked on each turn (index 0 unused, `turns + 1`: never) for a `first_turn`
+    one."""
 
     def __init__(
         self, measures: Sequence[Measure], turns: int, types: Mapping[str, Sequence[str]]
@@ -23,7 +24,9 @@ class Counts:
         self.turns = turns
         # hand_by_type: a Tally of the count in hand per card type.
         self.by_type = {key: {t: Tally() for t in found} for key, found in types.items()}
-        self.each = {m.key: Tally() for m in measures if m.kind == "each"}
+        self.each = {m.key: Tally() for m in measures if m.kind in ("each", "per_game")}
+        self.per_game = {m.key for m in measures if m.kind == "per_game"}
+        self.shares = {m.key: 0 for m in measures if m.kind == "share"}
         self.per_turn = {
             m.key: [Tally() for _ in range(turns)] for m in measures if m.kind == "per_turn"
         }
@@ -46,7 +49,7 @@ def answer(measures: Sequence[Measure], counts: Counts, runs: int) -> dict[str, 
     charts: dict[str, object] = {}
     for m in measures:
         charts_of = m.charts
-        if m.kind == "each":
+        if m.kind in ("each", "per_game"):
             tally = counts.each[m.key]
             summary[m.key] = tally.describe()
             if "histogram" in charts_of:
@@ -60,6 +63,8 @@ def answer(measures: Sequence[Measure], counts: Counts, runs: int) -> dict[str, 
             if "means" in charts_of:
                 charts[charts_of["means"]] = [d["mean"] for d in described]
                 charts[f"{charts_of['means']}_sd"] = [d["sd"] for d in described]
+        elif m.kind == "share":
+            summary[m.key] = share(counts.shares[m.key], runs)
         elif m.kind == "first_turn":
             shares = by_turn_counts(counts.first[m.key], counts.turns, runs)
             summary[m.key] = shares
