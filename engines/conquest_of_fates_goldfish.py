@@ -3,7 +3,6 @@ and run by engines/procedure. A shim until the engine itself is read from data: 
 engines/conquest_of_fates.py the same names the hand-written module did, the supply drop and
 the hand limit read from the procedure rather than stated twice."""
 
-from engines.handwritten.conquest_of_fates import odds
 from engines.procedure import load_goldfish
 from engines.procedure.definition import Deal, Discard
 
@@ -12,6 +11,10 @@ _PARTS = load_goldfish("conquest-of-fates")
 GOLDFISH_POLICY = _PARTS.goldfish_policy
 goldfish = _PARTS.goldfish
 goldfish_reference = _PARTS.goldfish_reference
+odds = _PARTS.odds
+# For the engine to take when its declaration moves to data (the same as it states today).
+GOLDFISH_CHARTS = _PARTS.goldfish_charts
+GOLDFISH_SUMMARY = _PARTS.goldfish_summary
 
 
 def _number(found: object) -> int:
@@ -24,7 +27,9 @@ SUPPLY_DROP = _number(next(s.count for s in _PARTS.procedure.setup if isinstance
 HAND_LIMIT = _number(next(s.down_to for s in _PARTS.procedure.turn if isinstance(s, Discard)))
 
 __all__ = [
+    "GOLDFISH_CHARTS",
     "GOLDFISH_POLICY",
+    "GOLDFISH_SUMMARY",
     "HAND_LIMIT",
     "SUPPLY_DROP",
     "goldfish",

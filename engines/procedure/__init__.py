@@ -11,9 +11,11 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
 
+from engines.base import HandOdds, ResultChart, SummaryFigure
 from engines.goldfish import PolicyParam
 from engines.procedure.cards import ProcedureError
 from engines.procedure.definition import Procedure, read_procedure
+from engines.procedure.odds import exact_odds
 from engines.procedure.reference import run_reference
 from engines.rules import DeckCard
 
@@ -34,6 +36,12 @@ class Goldfish(Protocol):
     ) -> dict[str, object]: ...
 
 
+class Odds(Protocol):
+    def __call__(
+        self, cards: Sequence[DeckCard], policy: Mapping[str, object]
+    ) -> list[HandOdds]: ...
+
+
 @dataclass(frozen=True)
 class GoldfishParts:
     """What a GameEngine takes from a declared procedure."""
@@ -42,6 +50,9 @@ class GoldfishParts:
     goldfish: Goldfish
     goldfish_reference: Goldfish
     goldfish_policy: tuple[PolicyParam, ...]
+    odds: Odds
+    goldfish_charts: tuple[ResultChart, ...]
+    goldfish_summary: tuple[SummaryFigure, ...]
 
 
 def goldfish_parts(definition: Mapping[str, Any]) -> GoldfishParts:
@@ -54,6 +65,9 @@ def goldfish_parts(definition: Mapping[str, Any]) -> GoldfishParts:
         goldfish=partial(run_batched, procedure),
         goldfish_reference=partial(run_reference, procedure),
         goldfish_policy=procedure.policy,
+        odds=partial(exact_odds, procedure),
+        goldfish_charts=tuple(ResultChart(**f.fields) for f in procedure.charts),
+        goldfish_summary=tuple(SummaryFigure(**f.fields) for f in procedure.summary),
     )
 
 

@@ -170,6 +170,38 @@ class Measure:
 
 
 @dataclass(frozen=True)
+class Odds:
+    """An exact chance, hypergeometric, beside the simulated share it predicts: at least
+    `at_least` of the pile's cards that pass `of` (or, `each_type`, of each card type) among
+    `first` cards drawn, or, with `per_turn`, among `first + per_turn * (turn - 1)` by each
+    turn. `fewer`: the chance of fewer instead. `after_mulligan`: the set-up's mulligan by
+    redraw taken into account. `when_present`: left out when no card passes `of`.
+    `whole_draw`: left out when the pile holds fewer than `first` cards. `label` and
+    `summary` are formats: {turn}, {index} (turn - 1), {type}, {draws} and the policy's knobs."""
+
+    pile: str
+    of: str | None
+    each_type: bool
+    at_least: Amount
+    first: int
+    per_turn: int
+    fewer: bool
+    after_mulligan: bool
+    when_present: bool
+    whole_draw: bool
+    label: str
+    summary: str
+
+
+@dataclass(frozen=True)
+class Figure:
+    """How a page shows the answer: a chart (engines.base.ResultChart) or a row of the
+    summary table (engines.base.SummaryFigure), its fields as the file gives them."""
+
+    fields: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
 class Procedure:
     policy: tuple[PolicyParam, ...]
     tests: Mapping[str, Test]
@@ -181,6 +213,9 @@ class Procedure:
     measures: tuple[Measure, ...]
     # The turn each turn step is first played on (1: every turn).
     from_turn: tuple[int, ...] = ()
+    odds: tuple[Odds, ...] = ()
+    charts: tuple[Figure, ...] = ()
+    summary: tuple[Figure, ...] = ()
 
     def turn_steps(self, turn: int) -> tuple[Step, ...]:
         starts = self.from_turn or (1,) * len(self.turn)
@@ -398,12 +433,90 @@ class _Reader:
         )
 
 
+ODDS_KEYS = {
+    "pile",
+    "of",
+    "each_type",
+    "at_least",
+    "draws",
+    "fewer",
+    "after_mulligan",
+    "when_present",
+    "whole_draw",
+    "label",
+    "summary",
+}
+CHART_FIELDS = {"key", "title", "x", "y", "share", "spread"}
+SUMMARY_FIELDS = {"path", "label", "unit", "spread", "exact"}
+
+
+def _odds(path: str, spec: Mapping[str, Any], reader: _Reader, setup: Sequence[Step]) -> Odds:
+    _only(path, spec, ODDS_KEYS)
+    of = spec.get("of")
+    if (of is None) == (not spec.get("each_type")):
+        raise ProcedureError(path, "give either `of` (a card test) or `each_type = true`")
+    draws = spec.get("draws")
+    first, per_turn = (draws, 0) if isinstance(draws, int) else (None, None)
+    if isinstance(draws, Mapping):
+        _only(f"{path}.draws", draws, {"first", "per_turn"})
+        first, per_turn = draws.get("first"), draws.get("per_turn", 0)
+    if not isinstance(first, int) or not isinstance(per_turn, int) or first < 0 or per_turn < 0:
+        raise ProcedureError(f"{path}.draws", "a number, or a table of first and per_turn")
+    if spec.get("after_mulligan"):
+        if not any(isinstance(s, Mulligan) for s in setup):
+            raise ProcedureError(f"{path}.after_mulligan", "the set-up has no mulligan")
+        # The closed form after a redraw is for at least one card (none of them kept).
+        if spec.get("at_least") != 1:
+            raise ProcedureError(f"{path}.at_least", "after a mulligan, only 1")
+    for text in ("label", "summary"):
+        if not isinstance(spec.get(text), str):
+            raise ProcedureError(f"{path}.{text}", "a format string is required")
+    return Odds(
+        pile=reader.pile(path, spec),
+        of=None if of is None else reader.test(f"{path}.of", of),
+        each_type=bool(spec.get("each_type", False)),
+        at_least=reader.amount(f"{path}.at_least", spec.get("at_least")),
+        first=first,
+        per_turn=per_turn,
+        fewer=bool(spec.get("fewer", False)),
+        after_mulligan=bool(spec.get("after_mulligan", False)),
+        when_present=bool(spec.get("when_present", False)),
+        whole_draw=bool(spec.get("whole_draw", False)),
+        label=spec["label"],
+        summary=spec["summary"],
+    )
+
+
+def _figures(name: str, items: Any, allowed: set[str], required: set[str]) -> tuple[Figure, ...]:
+    found = []
+    for i, spec in enumerate(_list(name, items)):
+        spec = _table(f"{name}[{i}]", spec)
+        _only(f"{name}[{i}]", spec, allowed)
+        missing = required - set(spec)
+        if missing:
+            raise ProcedureError(f"{name}[{i}]", f"needs {sorted(missing)[0]!r}")
+        found.append(Figure(dict(spec)))
+    return tuple(found)
+
+
 def read_procedure(definition: Mapping[str, Any]) -> Procedure:
     """The procedure a goldfish.toml declares, or a ProcedureError naming what is wrong."""
     _only(
         "",
         definition,
-        {"policy", "cards", "piles", "counters", "turns", "setup", "turn", "measures"},
+        {
+            "policy",
+            "cards",
+            "piles",
+            "counters",
+            "turns",
+            "setup",
+            "turn",
+            "measures",
+            "odds",
+            "charts",
+            "summary",
+        },
     )
     policy = tuple(
         _policy(f"policy[{i}]", _table(f"policy[{i}]", spec))
@@ -444,17 +557,28 @@ def read_procedure(definition: Mapping[str, Any]) -> Procedure:
             raise ProcedureError(f"turn[{i}].from_turn", "a turn number, 1 or more")
         turn.append(spec)
         starts.append(start)
+    setup = tuple(
+        reader.step(f"setup[{i}]", _table(f"setup[{i}]", s))
+        for i, s in enumerate(_list("setup", definition.get("setup", [])))
+    )
     return Procedure(
         policy=policy,
         tests=tests,
         piles=tuple(piles),
         counters=counters,
         turns=reader.amount("turns", definition.get("turns")),
-        setup=tuple(
-            reader.step(f"setup[{i}]", _table(f"setup[{i}]", s))
-            for i, s in enumerate(_list("setup", definition.get("setup", [])))
-        ),
+        setup=setup,
         turn=tuple(reader.step(f"turn[{i}]", spec) for i, spec in enumerate(turn)),
         from_turn=tuple(starts),
         measures=tuple(measures),
+        odds=tuple(
+            _odds(f"odds[{i}]", _table(f"odds[{i}]", spec), reader, setup)
+            for i, spec in enumerate(_list("odds", definition.get("odds", [])))
+        ),
+        charts=_figures(
+            "charts", definition.get("charts", []), CHART_FIELDS, {"key", "title", "x"}
+        ),
+        summary=_figures(
+            "summary", definition.get("summary", []), SUMMARY_FIELDS, {"path", "label"}
+        ),
     )

@@ -8,6 +8,7 @@ import tomllib
 
 import pytest
 
+from engines import get_engine
 from engines.handwritten import HANDWRITTEN
 from engines.procedure import FIXTURES, ProcedureError, goldfish_parts, load_goldfish
 from tests.engines.fates_decks import fates_sample_deck
@@ -133,3 +134,38 @@ def test_a_file_s_error_names_the_file(tmp_path):
     (tmp_path / "new-game" / "goldfish.toml").write_text('turns = 3\n[[turn]]\ndo = "fly"\n')
     with pytest.raises(ProcedureError, match=r"goldfish.toml: turn\[0\].do"):
         load_goldfish("new-game", root=tmp_path)
+
+
+ODDS_CASES = [
+    (slug, deck, policy)
+    for slug in DECLARED
+    for deck in DECKS[slug]
+    for policy in [{}, *{"conquest-of-fates": [{"mulligan_below_units": 5}]}.get(slug, [])]
+]
+
+
+@pytest.mark.parametrize(("slug", "deck_name", "policy"), ODDS_CASES)
+def test_the_declared_odds_are_the_hand_written_odds(slug, deck_name, policy):
+    deck = DECKS[slug][deck_name]()
+    assert load_goldfish(slug).odds(deck, policy) == HANDWRITTEN[slug].odds(deck, policy)
+
+
+@pytest.mark.parametrize("slug", DECLARED)
+def test_the_declared_odds_leave_out_what_the_deck_lacks_as_the_hand_written_did(slug):
+    parts, kernel = load_goldfish(slug), HANDWRITTEN[slug]
+    for deck in ([], DECKS[slug]["sample"]()[:3]):
+        assert parts.odds(deck, {}) == kernel.odds(deck, {})
+
+
+@pytest.mark.parametrize("slug", DECLARED)
+def test_the_declared_charts_and_summary_are_what_the_engine_states(slug):
+    engine, parts = get_engine(slug), load_goldfish(slug)
+    assert parts.goldfish_charts == engine.goldfish_charts
+    assert parts.goldfish_summary == engine.goldfish_summary
+
+
+def test_odds_after_a_mulligan_are_for_at_least_one_card_only():
+    definition = tomllib.loads((FIXTURES / "conquest-of-fates" / "goldfish.toml").read_text())
+    definition["odds"][1]["at_least"] = 2
+    with pytest.raises(ProcedureError, match=r"odds\[1\].at_least"):
+        goldfish_parts(definition)
