@@ -216,6 +216,8 @@ class Procedure:
     odds: tuple[Odds, ...] = ()
     charts: tuple[Figure, ...] = ()
     summary: tuple[Figure, ...] = ()
+    # A typical deck, for measuring the procedure's cost (engines/procedure/cost.py).
+    cost_deck: tuple[DeckCard, ...] = ()
 
     def turn_steps(self, turn: int) -> tuple[Step, ...]:
         starts = self.from_turn or (1,) * len(self.turn)
@@ -487,6 +489,32 @@ def _odds(path: str, spec: Mapping[str, Any], reader: _Reader, setup: Sequence[S
     )
 
 
+COST_CARD_KEYS = {"zone", "type", "copies", "stats", "text", "keywords"}
+
+
+def _cost_deck(items: Any) -> tuple[DeckCard, ...]:
+    deck = []
+    for i, spec in enumerate(_list("cost_deck", items)):
+        path = f"cost_deck[{i}]"
+        spec = _table(path, spec)
+        _only(path, spec, COST_CARD_KEYS)
+        if not isinstance(spec.get("zone"), str) or not isinstance(spec.get("copies", 1), int):
+            raise ProcedureError(path, "a card of the deck needs a zone and a number of copies")
+        deck.append(
+            DeckCard(
+                key=f"cost-{i}",
+                name=f"Card {i + 1}",
+                card_type=str(spec.get("type", "")),
+                zone=spec["zone"],
+                quantity=spec.get("copies", 1),
+                keywords=tuple(spec.get("keywords", ())),
+                stats=dict(_table(f"{path}.stats", spec.get("stats", {}))),
+                text=str(spec.get("text", "")),
+            )
+        )
+    return tuple(deck)
+
+
 def _figures(name: str, items: Any, allowed: set[str], required: set[str]) -> tuple[Figure, ...]:
     found = []
     for i, spec in enumerate(_list(name, items)):
@@ -516,6 +544,7 @@ def read_procedure(definition: Mapping[str, Any]) -> Procedure:
             "odds",
             "charts",
             "summary",
+            "cost_deck",
         },
     )
     policy = tuple(
@@ -581,4 +610,5 @@ def read_procedure(definition: Mapping[str, Any]) -> Procedure:
         summary=_figures(
             "summary", definition.get("summary", []), SUMMARY_FIELDS, {"path", "label"}
         ),
+        cost_deck=_cost_deck(definition.get("cost_deck", [])),
     )

@@ -169,3 +169,20 @@ def test_odds_after_a_mulligan_are_for_at_least_one_card_only():
     definition["odds"][1]["at_least"] = 2
     with pytest.raises(ProcedureError, match=r"odds\[1\].at_least"):
         goldfish_parts(definition)
+
+
+@pytest.mark.parametrize("slug", DECLARED)
+def test_the_cost_is_measured_once_against_the_unit_and_kept_for_the_definition(slug):
+    from engines.procedure.cost import _COSTS
+
+    parts = load_goldfish(slug)
+    cost = parts.goldfish_cost
+    # The hand-written costs were 0.08 to 0.54; a timing on a busy machine may stray.
+    assert 0.01 <= cost <= 3
+    assert _COSTS[parts.digest] == cost == load_goldfish(slug).goldfish_cost
+
+
+def test_a_procedure_without_a_deck_to_time_costs_the_engine_default():
+    definition = capital()
+    del definition["cost_deck"]
+    assert goldfish_parts(definition).goldfish_cost == 1.0
