@@ -8,13 +8,11 @@ from engines.procedure.definition import Deal, Discard
 
 _PARTS = load_goldfish("conquest-of-fates")
 
-GOLDFISH_POLICY = _PARTS.goldfish_policy
-goldfish = _PARTS.goldfish
-goldfish_reference = _PARTS.goldfish_reference
-odds = _PARTS.odds
-# For the engine to take when its declaration moves to data (the same as it states today).
-GOLDFISH_CHARTS = _PARTS.goldfish_charts
-GOLDFISH_SUMMARY = _PARTS.goldfish_summary
+# GOLDFISH_CHARTS and GOLDFISH_SUMMARY: for the engine to take when its declaration moves to
+# data (the same as it states today).
+GOLDFISH_POLICY, goldfish, goldfish_reference, odds, GOLDFISH_CHARTS, GOLDFISH_SUMMARY = (
+    _PARTS.engine_names()
+)
 
 
 def _number(found: object) -> int:

@@ -57,6 +57,27 @@ class GoldfishParts:
     # The definition's hash: what its measured cost is cached by.
     digest: str
 
+    def engine_names(
+        self,
+    ) -> tuple[
+        tuple[PolicyParam, ...],
+        Goldfish,
+        Goldfish,
+        Odds,
+        tuple[ResultChart, ...],
+        tuple[SummaryFigure, ...],
+    ]:
+        """What a game's `_goldfish` shim hands its engine: the policy, the batched and the
+        reference procedure, the odds, the charts and the summary's figures."""
+        return (
+            self.goldfish_policy,
+            self.goldfish,
+            self.goldfish_reference,
+            self.odds,
+            self.goldfish_charts,
+            self.goldfish_summary,
+        )
+
     @property
     def goldfish_cost(self) -> float:
         """Measured on first use (a short timed run beside the unit procedure, about a tenth
