@@ -166,7 +166,8 @@ class _Batch:
             size = self.cards.size[step.pile]
             if size:
                 own = np.arange(size, dtype=np.int64) + self.cards.offset[step.pile]
-                self.pile[step.pile] = permuted(self.rng, own, self.rows)
+                # Contiguous, as flat indices read it (permuted's rows may be strided).
+                self.pile[step.pile] = np.ascontiguousarray(permuted(self.rng, own, self.rows))
             self.head[step.pile][:] = 0
             self.left[step.pile][:] = size
         elif isinstance(step, Deal):
@@ -222,12 +223,9 @@ class _Batch:
         of its hand, in order."""
         pile, head, left = self.pile[name], self.head[name], self.left[name]
         width = pile.shape[1]
-        ahead = np.arange(most)
-        at = (self.index * width)[:, None] + (head[:, None] + ahead) % width
-        drawn = np.take(pile, at)
+        drawn = np.take(pile, (self.index * width)[:, None] + _ring(head, most, width))
         free = self.hand < 0
-        # (A cumulative sum over int8 is several times faster than over bools.)
-        nth = np.cumsum(free.view(np.int8), axis=1, dtype=np.int64)
+        nth = _running_count(free)
         fill = free & (nth <= take[:, None])
         # The n-th free slot takes the n-th card drawn (flat indices: faster than per-row).
         nth -= 1
@@ -265,7 +263,7 @@ class _Batch:
         width = pile.shape[1]
         drawing = (self.held < target) & (left > 0)
         every = bool(drawing.all())
-        self.put(at_hand, pile.reshape(-1)[self.index * width + head], None if every else drawing)
+        self.put(at_hand, np.take(pile, self.index * width + head), None if every else drawing)
         head += drawing
         head %= width
         left -= drawing
@@ -461,6 +459,25 @@ class _Batch:
             if gain.mark:
                 first = self.first[gain.mark]
                 first[rose & (first > turn)] = turn
+
+
+def _ring(head: IntArray, count: int, width: int) -> IntArray:
+    """Each row's next `count` places in a ring of `width` from `head`: a subtraction where
+    they wrap (integer modulo is several times slower)."""
+    places = head[:, None] + np.arange(count)
+    np.subtract(places, width, out=places, where=places >= width)
+    return places
+
+
+def _running_count(flags: BoolArray) -> IntArray:
+    """Each row's running count of its flags, column by column: on the few columns of a hand,
+    several times faster than cumsum along the rows."""
+    count = np.zeros(len(flags), np.int64)
+    out = np.empty(flags.shape, np.int64)
+    for column in range(flags.shape[1]):
+        count += flags[:, column]
+        out[:, column] = count
+    return out
 
 
 def _hand_slots(procedure: Procedure, policy: Mapping[str, Any], cards: int) -> int:
