@@ -4,7 +4,7 @@ engines/conquest_of_fates.py the same names the hand-written module did, the sup
 the hand limit read from the procedure rather than stated twice."""
 
 from engines.procedure import load_goldfish
-from engines.procedure.definition import Deal, Discard
+from engines.procedure.vocabulary import Deal, Discard
 
 _PARTS = load_goldfish("conquest-of-fates")
 

@@ -15,9 +15,10 @@ from engines.base import HandOdds, ResultChart, SummaryFigure
 from engines.goldfish import PolicyParam
 from engines.procedure.cards import ProcedureError
 from engines.procedure.cost import digest, measure_cost
-from engines.procedure.definition import Procedure, read_procedure
+from engines.procedure.definition import read_procedure
 from engines.procedure.odds import exact_odds
 from engines.procedure.reference import run_reference
+from engines.procedure.vocabulary import Procedure
 from engines.rules import DeckCard
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"

@@ -15,11 +15,21 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
-from engines.goldfish import copies, resolve_policy
-from engines.procedure.cards import Expression
-from engines.procedure.definition import (
+from engines.goldfish import resolve_policy
+from engines.procedure.results import Counts, answer
+from engines.procedure.tables import (
+    EMPTY,
+    HALF,
+    BoolArray,
+    Cards,
+    IntArray,
+    order_of,
+    orders,
+    ring,
+    running_count,
+)
+from engines.procedure.vocabulary import (
     Amount,
     Choose,
     Clear,
@@ -34,80 +44,8 @@ from engines.procedure.definition import (
     Step,
     Tally,
 )
-from engines.procedure.results import Counts, answer
 from engines.rules import DeckCard
 from engines.vectorised import batches, first_max, generator, permuted
-
-IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
-Order = tuple[tuple[str, ...], str | None]
-
-# An ordering's rank is scaled by SPAN, more than the draws of any batch, so that subtracting
-# the moment a card was drawn orders equals by it; an empty slot, or a card the step may not
-# pick, keys as EMPTY, below all (and a real key is always above HALF).
-SPAN = 1 << 32
-EMPTY = -(1 << 62)
-HALF = EMPTY // 2
-
-
-def _order(best: tuple[Expression, ...], only: str | None = None) -> Order:
-    return tuple(e.text for e in best), only
-
-
-class _Cards:
-    """Every physical card of every pile, numbered once; by number, each value a procedure
-    reads, with one more entry at the end for an empty slot (-1)."""
-
-    def __init__(self, procedure: Procedure, cards: Sequence[DeckCard]) -> None:
-        self.table: list[DeckCard] = []
-        self.offset: dict[str, int] = {}
-        self.size: dict[str, int] = {}
-        for pile in procedure.piles:
-            own = copies(cards, pile.zone)
-            self.offset[pile.name], self.size[pile.name] = len(self.table), len(own)
-            self.table += own
-        self._values: dict[str, IntArray] = {}
-        self._keyed: dict[Order, IntArray] = {}
-        self.tests = {
-            name: np.array([*(test(c) for c in self.table), False], np.bool_)
-            for name, test in procedure.tests.items()
-        }
-
-    def type_index(self, types: Sequence[str]) -> IntArray:
-        """Each card's place in `types` (-1: not there)."""
-        found = [types.index(c.card_type) if c.card_type in types else -1 for c in self.table]
-        return np.array([*found, -1], np.int64)
-
-    def values(self, expression: Expression) -> IntArray:
-        """Each card's value, and 0 for an empty slot."""
-        if expression.text not in self._values:
-            found = [expression(c) for c in self.table]
-            self._values[expression.text] = np.array([*found, 0], np.int64)
-        return self._values[expression.text]
-
-    def keyed(self, best: tuple[Expression, ...], only: str | None = None) -> IntArray:
-        """Each card's place in an ordering (equals sharing one) times SPAN; EMPTY for a card
-        that fails `only` and for an empty slot."""
-        key = _order(best, only)
-        if key not in self._keyed:
-            columns = np.stack([self.values(e)[:-1] for e in best], axis=1)
-            rank = np.unique(columns, axis=0, return_inverse=True)[1].astype(np.int64).ravel()
-            keyed = np.append(rank * SPAN, EMPTY)
-            if only is not None:
-                keyed[~self.tests[only]] = EMPTY
-            self._keyed[key] = keyed
-        return self._keyed[key]
-
-
-def _orders(procedure: Procedure) -> dict[Order, tuple[tuple[Expression, ...], str | None]]:
-    """Every ordering the hand is picked by, with the test a deploy limits it to."""
-    found: dict[Order, tuple[tuple[Expression, ...], str | None]] = {}
-    for step in procedure.setup + procedure.turn:
-        if isinstance(step, Deploy):
-            found[_order(step.best, step.only)] = (step.best, step.only)
-        elif isinstance(step, Discard):
-            found[_order(step.best)] = (step.best, None)
-    return found
 
 
 class _Batch:
@@ -116,7 +54,7 @@ class _Batch:
     def __init__(
         self,
         procedure: Procedure,
-        cards: _Cards,
+        cards: Cards,
         policy: Mapping[str, Any],
         rng: np.random.Generator,
         rows: int,
@@ -148,7 +86,7 @@ class _Batch:
         self.held = np.zeros(rows, np.int64)
         self.keys = {
             order: (cards.keyed(*by), np.full((rows, slots), EMPTY, np.int64))
-            for order, by in _orders(procedure).items()
+            for order, by in orders(procedure).items()
         }
         self.clock = 0
         self.counters = {k: np.full(rows, v, np.int64) for k, v in procedure.counters.items()}
@@ -223,9 +161,9 @@ class _Batch:
         of its hand, in order."""
         pile, head, left = self.pile[name], self.head[name], self.left[name]
         width = pile.shape[1]
-        drawn = np.take(pile, (self.index * width)[:, None] + _ring(head, most, width))
+        drawn = np.take(pile, (self.index * width)[:, None] + ring(head, most, width))
         free = self.hand < 0
-        nth = _running_count(free)
+        nth = running_count(free)
         fill = free & (nth <= take[:, None])
         # The n-th free slot takes the n-th card drawn (flat indices: faster than per-row).
         nth -= 1
@@ -346,7 +284,7 @@ class _Batch:
     def place(self, step: Deploy) -> None:
         """Deploy without drawing in between: the `times` best cards a row may deploy all
         leave at once (the same cards one at a time would give)."""
-        keys = self.keys[_order(step.best, step.only)][1]
+        keys = self.keys[order_of(step.best, step.only)][1]
         times, slots = self.procedure.amount(step.times, self.policy), keys.shape[1]
         if not times:
             return
@@ -359,7 +297,7 @@ class _Batch:
 
     def deploy(self, step: Deploy, refill: IntArray | int) -> None:
         """Deploy one card at a time, drawing back to `refill` after each."""
-        keys = self.keys[_order(step.best, step.only)][1]
+        keys = self.keys[order_of(step.best, step.only)][1]
         flat_keys, flat_hand = keys.reshape(-1), self.hand.reshape(-1)
         for _ in range(self.procedure.amount(step.times, self.policy)):
             at_hand = self.hand_base + first_max(keys)
@@ -385,7 +323,7 @@ class _Batch:
         limit, slots = self.procedure.amount(step.down_to, self.policy), self.hand.shape[1]
         if limit >= slots or not (self.held > limit).any():
             return
-        keys = self.keys[_order(step.best)][1]
+        keys = self.keys[order_of(step.best)][1]
         leaving = self.hand >= 0
         if limit > 0:
             kth = np.partition(keys, slots - limit, axis=1)[:, slots - limit]
@@ -461,25 +399,6 @@ class _Batch:
                 first[rose & (first > turn)] = turn
 
 
-def _ring(head: IntArray, count: int, width: int) -> IntArray:
-    """Each row's next `count` places in a ring of `width` from `head`: a subtraction where
-    they wrap (integer modulo is several times slower)."""
-    places = head[:, None] + np.arange(count)
-    np.subtract(places, width, out=places, where=places >= width)
-    return places
-
-
-def _running_count(flags: BoolArray) -> IntArray:
-    """Each row's running count of its flags, column by column: on the few columns of a hand,
-    several times faster than cumsum along the rows."""
-    count = np.zeros(len(flags), np.int64)
-    out = np.empty(flags.shape, np.int64)
-    for column in range(flags.shape[1]):
-        count += flags[:, column]
-        out[:, column] = count
-    return out
-
-
 def _hand_slots(procedure: Procedure, policy: Mapping[str, Any], cards: int) -> int:
     """The most cards a hand can hold, by the steps' counts: deals add, refills raise,
     discards lower (deploys are taken to lower nothing), never more than the cards."""
@@ -520,7 +439,7 @@ def run_batched(
     rng = generator(seed)
     turns = procedure.amount(procedure.turns, p)
     counts = Counts.of(procedure, cards, turns)
-    table = _Cards(procedure, cards)
+    table = Cards(procedure, cards)
     slots = _hand_slots(procedure, p, len(table.table))
     steps = [procedure.turn_steps(turn) for turn in range(1, turns + 1)]
     for rows in batches(runs, progress):

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from engines.procedure.batched import run_batched
-from engines.procedure.definition import Procedure, read_procedure
+from engines.procedure.definition import read_procedure
+from engines.procedure.vocabulary import Procedure
 
 # The unit procedure's cost in the site's unit of work (GameEngine.goldfish_cost: a default
 # game of the first game's per-game reference loop): a default game of that game, batched,

@@ -10,7 +10,7 @@ from math import comb
 from engines.base import HandOdds
 from engines.goldfish import copies, resolve_policy
 from engines.odds import MAX_DECK_SIZE, at_least
-from engines.procedure.definition import Deal, Mulligan, Procedure
+from engines.procedure.vocabulary import Deal, Mulligan, Procedure
 from engines.rules import DeckCard
 
 

@@ -10,7 +10,8 @@ from typing import Any
 
 from engines.goldfish import copies, counted, draw_up_to, resolve_policy, rng_for
 from engines.procedure.cards import order_key
-from engines.procedure.definition import (
+from engines.procedure.results import Counts, answer
+from engines.procedure.vocabulary import (
     Amount,
     Choose,
     Clear,
@@ -25,7 +26,6 @@ from engines.procedure.definition import (
     Step,
     Tally,
 )
-from engines.procedure.results import Counts, answer
 from engines.rules import DeckCard
 
 

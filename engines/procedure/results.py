@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from engines.procedure.definition import Measure, Procedure
+from engines.procedure.vocabulary import Measure, Procedure
 from engines.rules import DeckCard
 from engines.vectorised import Tally, by_turn_counts, share
 
