@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engines.goldfish import copies, counted, draw_up_to, resolve_policy, rng_for
-from engines.procedure.cards import order_key
+from engines.procedure.cards import Expression, order_key
 from engines.procedure.results import Counts, answer
 from engines.procedure.vocabulary import (
     Amount,
@@ -32,8 +32,15 @@ from engines.rules import DeckCard
 class _Game:
     """One game's table: the piles (top last), their discards, the hand in drawing order."""
 
-    def __init__(self, procedure: Procedure, cards: Sequence[DeckCard], rng: random.Random) -> None:
+    def __init__(
+        self,
+        procedure: Procedure,
+        cards: Sequence[DeckCard],
+        rng: random.Random,
+        memo: dict[tuple[int, int], Any],
+    ) -> None:
         self.procedure = procedure
+        self.memo = memo
         self.rng = rng
         self.piles = {p.name: copies(cards, p.zone) for p in procedure.piles}
         self.discards: dict[str, list[DeckCard]] = {p.name: [] for p in procedure.piles}
@@ -43,6 +50,36 @@ class _Game:
         self.turn_totals: dict[str, int] = {}
         self.game_totals: dict[str, int] = {}
         self.marked: set[str] = set()
+
+    def key(self, best: tuple[Expression, ...]) -> Callable[[DeckCard], tuple[int, ...]]:
+        """The ordering's key, each card's worked out once a run (the games of a run deal
+        the same card objects)."""
+        plain, memo, order = order_key(best), self.memo, id(best)
+
+        def known(card: DeckCard) -> tuple[int, ...]:
+            found: tuple[int, ...] | None = memo.get((order, id(card)))
+            if found is None:
+                found = memo[order, id(card)] = plain(card)
+            return found
+
+        return known
+
+    def worth(self, value: Expression, card: DeckCard) -> int:
+        found: int | None = self.memo.get((id(value), id(card)))
+        if found is None:
+            found = self.memo[id(value), id(card)] = value(card)
+        return found
+
+    def test(self, name: str) -> Callable[[DeckCard], bool]:
+        plain, memo, test = self.procedure.tests[name], self.memo, id(name)
+
+        def known(card: DeckCard) -> bool:
+            found: bool | None = memo.get((test, id(card)))
+            if found is None:
+                found = memo[test, id(card)] = plain(card)
+            return found
+
+        return known
 
     def count(self, value: Amount, policy: Mapping[str, Any]) -> int:
         if isinstance(value, str) and value in self.counters:
@@ -75,7 +112,7 @@ class _Game:
         elif isinstance(step, Mulligan):
             self.mulligan(step, policy, counts)
         elif isinstance(step, Mark):
-            test = self.procedure.tests[step.holds]
+            test = self.test(step.holds)
             if step.measure not in self.marked and any(test(c) for c in self.hand):
                 self.marked.add(step.measure)
                 counts.first[step.measure][max(turn, 1)] += 1
@@ -87,7 +124,7 @@ class _Game:
         limit = self.count(step.down_to, policy)
         if len(self.hand) <= limit:
             return
-        best = order_key(step.best)
+        best = self.key(step.best)
         # A stable sort, best first: among equals the card drawn first stays.
         ranked = sorted(range(len(self.hand)), key=lambda i: best(self.hand[i]), reverse=True)
         kept = set(ranked[:limit])
@@ -95,7 +132,7 @@ class _Game:
         self.hand = [c for i, c in enumerate(self.hand) if i in kept]
 
     def mulligan(self, step: Mulligan, policy: Mapping[str, Any], counts: Counts) -> None:
-        test = self.procedure.tests[step.test]
+        test = self.test(step.test)
         if sum(map(test, self.hand)) >= self.count(step.fewer_than, policy):
             return
         size = len(self.hand)
@@ -107,8 +144,8 @@ class _Game:
             counts.shares[step.mark] += 1
 
     def deploy(self, step: Deploy, policy: Mapping[str, Any], counts: Counts) -> None:
-        best = order_key(step.best)
-        only = self.procedure.tests[step.only] if step.only else None
+        best = self.key(step.best)
+        only = self.test(step.only) if step.only else None
         for _ in range(self.count(step.times, policy)):
             eligible = [c for c in self.hand if only is None or only(c)]
             if not eligible:
@@ -118,12 +155,13 @@ class _Game:
             self.hand.remove(card)
             (self.table if step.to_table else self.discards)[step.pile].append(card)
             for key, value in step.record:
+                worth = self.worth(value, card)
                 if key in counts.per_game:
-                    self.game_totals[key] = self.game_totals.get(key, 0) + value(card)
+                    self.game_totals[key] = self.game_totals.get(key, 0) + worth
                 elif key in counts.each:
-                    counts.each[key].counts[value(card)] += 1
+                    counts.each[key].counts[worth] += 1
                 else:
-                    self.turn_totals[key] = self.turn_totals.get(key, 0) + value(card)
+                    self.turn_totals[key] = self.turn_totals.get(key, 0) + worth
             refill = self.count(step.refill, policy)
             if refill:
                 self.draw(step.pile, refill)
@@ -133,12 +171,12 @@ class _Game:
         seen = [pile.pop() for _ in range(min(step.look, len(pile)))]
         if not seen:
             return
-        kept = max(seen, key=order_key(step.best))
+        kept = max(seen, key=self.key(step.best))
         seen.remove(kept)
         # The rest go below every card not yet seen, in the order they were seen.
         pile[:0] = reversed(seen)
         for gain in step.then:
-            if gain.when is not None and not self.procedure.tests[gain.when](kept):
+            if gain.when is not None and not self.test(gain.when)(kept):
                 continue
             before = self.counters[gain.counter]
             self.counters[gain.counter] = min(before + gain.amount, max(before, gain.cap))
@@ -160,8 +198,10 @@ def run_reference(
     rng = rng_for(seed)
     turns = procedure.amount(procedure.turns, p)
     counts = Counts.of(procedure, cards, turns)
+    # Keyed by the ids of objects `cards` and `procedure` hold for the whole run.
+    memo: dict[tuple[int, int], Any] = {}
     for _ in counted(runs, progress):
-        game = _Game(procedure, cards, rng)
+        game = _Game(procedure, cards, rng, memo)
         for step in procedure.setup:
             game.play(step, p, counts, 0)
         for turn in range(1, turns + 1):
