@@ -1,0 +1,217 @@
+"""The reference interpreter: a declared goldfish procedure played one game at a time, in
+plain Python, as a player would at the table. Slow and plain on purpose: it is what the
+batched interpreter is held to."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from engines.goldfish import copies, counted, draw_up_to, resolve_policy, rng_for
+from engines.procedure.cards import Expression, order_key
+from engines.procedure.results import Counts, answer
+from engines.procedure.vocabulary import (
+    Amount,
+    Choose,
+    Clear,
+    Deal,
+    Deploy,
+    Discard,
+    Mark,
+    Mulligan,
+    Procedure,
+    Refill,
+    Shuffle,
+    Step,
+    Tally,
+)
+from engines.rules import DeckCard
+
+
+class _Game:
+    """One game's table: the piles (top last), their discards, the hand in drawing order."""
+
+    def __init__(
+        self,
+        procedure: Procedure,
+        cards: Sequence[DeckCard],
+        rng: random.Random,
+        memo: dict[tuple[int, int], Any],
+    ) -> None:
+        self.procedure = procedure
+        self.memo = memo
+        self.rng = rng
+        self.piles = {p.name: copies(cards, p.zone) for p in procedure.piles}
+        self.discards: dict[str, list[DeckCard]] = {p.name: [] for p in procedure.piles}
+        self.table: dict[str, list[DeckCard]] = {p.name: [] for p in procedure.piles}
+        self.hand: list[DeckCard] = []
+        self.counters = dict(procedure.counters)
+        self.turn_totals: dict[str, int] = {}
+        self.game_totals: dict[str, int] = {}
+        self.marked: set[str] = set()
+
+    def key(self, best: tuple[Expression, ...]) -> Callable[[DeckCard], tuple[int, ...]]:
+        """The ordering's key, each card's worked out once a run (the games of a run deal
+        the same card objects)."""
+        plain, memo, order = order_key(best), self.memo, id(best)
+
+        def known(card: DeckCard) -> tuple[int, ...]:
+            found: tuple[int, ...] | None = memo.get((order, id(card)))
+            if found is None:
+                found = memo[order, id(card)] = plain(card)
+            return found
+
+        return known
+
+    def worth(self, value: Expression, card: DeckCard) -> int:
+        found: int | None = self.memo.get((id(value), id(card)))
+        if found is None:
+            found = self.memo[id(value), id(card)] = value(card)
+        return found
+
+    def test(self, name: str) -> Callable[[DeckCard], bool]:
+        plain, memo, test = self.procedure.tests[name], self.memo, id(name)
+
+        def known(card: DeckCard) -> bool:
+            found: bool | None = memo.get((test, id(card)))
+            if found is None:
+                found = memo[test, id(card)] = plain(card)
+            return found
+
+        return known
+
+    def count(self, value: Amount, policy: Mapping[str, Any]) -> int:
+        if isinstance(value, str) and value in self.counters:
+            return self.counters[value]
+        return self.procedure.amount(value, policy)
+
+    def draw(self, pile: str, size: int) -> None:
+        reshuffles = self.procedure.pile(pile).reshuffle
+        discard = self.discards[pile] if reshuffles else []
+        self.piles[pile], left = draw_up_to(size, self.hand, self.piles[pile], discard, self.rng)
+        if reshuffles:
+            self.discards[pile] = left
+
+    def play(self, step: Step, policy: Mapping[str, Any], counts: Counts, turn: int) -> None:
+        if isinstance(step, Shuffle):
+            self.rng.shuffle(self.piles[step.pile])
+        elif isinstance(step, Deal):
+            self.draw(step.pile, len(self.hand) + self.count(step.count, policy))
+        elif isinstance(step, Refill):
+            self.draw(step.pile, self.count(step.up_to, policy))
+        elif isinstance(step, Deploy):
+            self.deploy(step, policy, counts)
+        elif isinstance(step, Choose):
+            self.choose(step, counts, turn)
+        elif isinstance(step, Clear):
+            self.discards[step.pile] += self.table[step.pile]
+            self.table[step.pile] = []
+        elif isinstance(step, Discard):
+            self.discard(step, policy)
+        elif isinstance(step, Mulligan):
+            self.mulligan(step, policy, counts)
+        elif isinstance(step, Mark):
+            test = self.test(step.holds)
+            if step.measure not in self.marked and any(test(c) for c in self.hand):
+                self.marked.add(step.measure)
+                counts.first[step.measure][max(turn, 1)] += 1
+        elif isinstance(step, Tally):
+            for card_type, tally in counts.by_type[step.measure].items():
+                tally.counts[sum(c.card_type == card_type for c in self.hand)] += 1
+
+    def discard(self, step: Discard, policy: Mapping[str, Any]) -> None:
+        limit = self.count(step.down_to, policy)
+        if len(self.hand) <= limit:
+            return
+        best = self.key(step.best)
+        # A stable sort, best first: among equals the card drawn first stays.
+        ranked = sorted(range(len(self.hand)), key=lambda i: best(self.hand[i]), reverse=True)
+        kept = set(ranked[:limit])
+        self.discards[step.pile] += [c for i, c in enumerate(self.hand) if i not in kept]
+        self.hand = [c for i, c in enumerate(self.hand) if i in kept]
+
+    def mulligan(self, step: Mulligan, policy: Mapping[str, Any], counts: Counts) -> None:
+        test = self.test(step.test)
+        if sum(map(test, self.hand)) >= self.count(step.fewer_than, policy):
+            return
+        size = len(self.hand)
+        self.piles[step.pile] += self.hand
+        self.hand = []
+        self.rng.shuffle(self.piles[step.pile])
+        self.draw(step.pile, size)
+        if step.mark:
+            counts.shares[step.mark] += 1
+
+    def deploy(self, step: Deploy, policy: Mapping[str, Any], counts: Counts) -> None:
+        best = self.key(step.best)
+        only = self.test(step.only) if step.only else None
+        for _ in range(self.count(step.times, policy)):
+            eligible = [c for c in self.hand if only is None or only(c)]
+            if not eligible:
+                break
+            # max() keeps the first of equals: the card drawn first, the hand being in order.
+            card = max(eligible, key=best)
+            self.hand.remove(card)
+            (self.table if step.to_table else self.discards)[step.pile].append(card)
+            for key, value in step.record:
+                worth = self.worth(value, card)
+                if key in counts.per_game:
+                    self.game_totals[key] = self.game_totals.get(key, 0) + worth
+                elif key in counts.each:
+                    counts.each[key].counts[worth] += 1
+                else:
+                    self.turn_totals[key] = self.turn_totals.get(key, 0) + worth
+            refill = self.count(step.refill, policy)
+            if refill:
+                self.draw(step.pile, refill)
+
+    def choose(self, step: Choose, counts: Counts, turn: int) -> None:
+        pile = self.piles[step.pile]
+        seen = [pile.pop() for _ in range(min(step.look, len(pile)))]
+        if not seen:
+            return
+        kept = max(seen, key=self.key(step.best))
+        seen.remove(kept)
+        # The rest go below every card not yet seen, in the order they were seen.
+        pile[:0] = reversed(seen)
+        for gain in step.then:
+            if gain.when is not None and not self.test(gain.when)(kept):
+                continue
+            before = self.counters[gain.counter]
+            self.counters[gain.counter] = min(before + gain.amount, max(before, gain.cap))
+            if gain.mark and self.counters[gain.counter] > before and gain.mark not in self.marked:
+                self.marked.add(gain.mark)
+                counts.first[gain.mark][turn] += 1
+
+
+def run_reference(
+    procedure: Procedure,
+    cards: Sequence[DeckCard],
+    *,
+    runs: int,
+    seed: int,
+    policy: Mapping[str, object],
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, object]:
+    p = resolve_policy(procedure.policy, policy)
+    rng = rng_for(seed)
+    turns = procedure.amount(procedure.turns, p)
+    counts = Counts.of(procedure, cards, turns)
+    # Keyed by the ids of objects `cards` and `procedure` hold for the whole run.
+    memo: dict[tuple[int, int], Any] = {}
+    for _ in counted(runs, progress):
+        game = _Game(procedure, cards, rng, memo)
+        for step in procedure.setup:
+            game.play(step, p, counts, 0)
+        for turn in range(1, turns + 1):
+            game.turn_totals = {}
+            for step in procedure.turn_steps(turn):
+                game.play(step, p, counts, turn)
+            for key, tallies in counts.per_turn.items():
+                tallies[turn - 1].counts[game.turn_totals.get(key, 0)] += 1
+        for key in counts.per_game:
+            counts.each[key].counts[game.game_totals.get(key, 0)] += 1
+        for key in set(counts.first) - game.marked:
+            counts.first[key][turns + 1] += 1
+    return answer(procedure.measures, counts, runs)

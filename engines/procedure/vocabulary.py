@@ -1,0 +1,239 @@
+"""The goldfish procedure's vocabulary: the objects a goldfish.toml is read into (piles, the
+set-up and turn steps, measures, exact odds, the page's figures) and that both interpreters
+play, the reference (one game at a time, in plain Python) and the batched one (many games at
+once, in NumPy), so that they cannot drift apart on what a procedure says."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engines.goldfish import PolicyParam
+from engines.procedure.cards import Expression, Test
+from engines.rules import DeckCard
+
+# A count in a step: a number, a policy knob or a counter, by name.
+Amount = int | str
+
+MEASURE_KINDS = ("each", "per_turn", "per_game", "first_turn", "share", "hand_by_type")
+# The charts each kind of measure can draw, by the name a file gives them under `charts`.
+CHART_KINDS = {
+    "each": {"histogram"},
+    "per_turn": {"histograms", "means"},
+    "per_game": {"histogram"},
+    "share": set(),
+    "first_turn": {"shares"},
+    "hand_by_type": {"histograms"},
+}
+
+
+@dataclass(frozen=True)
+class Pile:
+    """A shuffled pile of the deck's cards of one zone, drawn from the top. `reshuffle`: when
+    it runs out, its discard pile is shuffled into a new one."""
+
+    name: str
+    zone: str
+    reshuffle: bool
+
+
+@dataclass(frozen=True)
+class Shuffle:
+    pile: str
+
+
+@dataclass(frozen=True)
+class Deal:
+    """Draw `count` cards from the pile into the hand."""
+
+    pile: str
+    count: Amount
+
+
+@dataclass(frozen=True)
+class Refill:
+    """Draw from the pile until the hand holds `up_to` cards."""
+
+    pile: str
+    up_to: Amount
+
+
+@dataclass(frozen=True)
+class Deploy:
+    """`times` times: the hand's best card by `best` leaves it, for the pile's discards or
+    (`to_table`) the table until a `clear`, and each (measure, value) in `record` is recorded
+    for it. `refill`: draw back up to this many after each card (0: no)."""
+
+    pile: str
+    times: Amount
+    best: tuple[Expression, ...]
+    record: tuple[tuple[str, Expression], ...]
+    refill: Amount
+    to_table: bool
+    # A card test: only the hand's cards that pass it may be deployed.
+    only: str | None = None
+
+
+@dataclass(frozen=True)
+class Discard:
+    """Discard the hand down to `down_to` cards, keeping the best by `best` (among equals, the
+    card drawn first), into the pile's discards."""
+
+    pile: str
+    down_to: Amount
+    best: tuple[Expression, ...]
+
+
+@dataclass(frozen=True)
+class Mulligan:
+    """Mulligan by redraw, once: when fewer than `fewer_than` of the hand's cards pass
+    `test`, the hand goes back into the pile, the pile is shuffled and as many are dealt
+    again. `mark` counts the games that did, for a share measure."""
+
+    pile: str
+    test: str
+    fewer_than: Amount
+    mark: str | None
+
+
+@dataclass(frozen=True)
+class Mark:
+    """Note the turn the hand first holds a card that passes `holds`, for a first_turn measure
+    (set-up counts as turn 1)."""
+
+    measure: str
+    holds: str
+
+
+@dataclass(frozen=True)
+class Clear:
+    """The pile's cards on the table go to its discards."""
+
+    pile: str
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Count the hand's cards of each card type of the pile, for a hand_by_type measure."""
+
+    measure: str
+    pile: str
+
+
+@dataclass(frozen=True)
+class Gain:
+    """A counter rises by `amount`, never past `cap`, when the chosen card passes `when`;
+    `mark` notes the turn it first rose in, for a first_turn measure."""
+
+    counter: str
+    amount: int
+    cap: int
+    when: str | None
+    mark: str | None
+
+
+@dataclass(frozen=True)
+class Choose:
+    """Look at the pile's top `look` cards, keep the best by `best` (it leaves the pile), put
+    the others on the bottom in the order seen, then apply `then` to the card kept."""
+
+    pile: str
+    look: int
+    best: tuple[Expression, ...]
+    then: tuple[Gain, ...]
+
+
+Step = Shuffle | Deal | Refill | Deploy | Choose | Clear | Tally | Discard | Mulligan | Mark
+
+
+@dataclass(frozen=True)
+class Measure:
+    """What a procedure reports, under `key` in the summary. `each`: every value recorded,
+    described. `per_turn`: the values of a turn summed, a description per turn. `per_game`: the
+    values of a game summed, described. `first_turn`: the share of games marked by each turn.
+    `share`: the share of games marked. `hand_by_type`: the mean count of each card type in
+    the hand when tallied, and (under `shares`) the share of games with at least one.
+    `charts`: chart kind -> the chart's key (`means` adds `<key>_sd`, their spread)."""
+
+    key: str
+    kind: str
+    charts: Mapping[str, str]
+    shares: str | None = None
+
+
+@dataclass(frozen=True)
+class Odds:
+    """An exact chance, hypergeometric, beside the simulated share it predicts: at least
+    `at_least` of the pile's cards that pass `of` (or, `each_type`, of each card type) among
+    `first` cards drawn, or, with `per_turn`, among `first + per_turn * (turn - 1)` by each
+    turn. `fewer`: the chance of fewer instead. `after_mulligan`: the set-up's mulligan by
+    redraw taken into account. `when_present`: left out when no card passes `of`.
+    `whole_draw`: left out when the pile holds fewer than `first` cards. `label` and
+    `summary` are formats: {turn}, {index} (turn - 1), {type}, {draws} and the policy's knobs."""
+
+    pile: str
+    of: str | None
+    each_type: bool
+    at_least: Amount
+    first: int
+    per_turn: int
+    fewer: bool
+    after_mulligan: bool
+    when_present: bool
+    whole_draw: bool
+    label: str
+    summary: str
+
+
+@dataclass(frozen=True)
+class Figure:
+    """How a page shows the answer: a chart (engines.base.ResultChart) or a row of the
+    summary table (engines.base.SummaryFigure), its fields as the file gives them."""
+
+    fields: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Procedure:
+    policy: tuple[PolicyParam, ...]
+    tests: Mapping[str, Test]
+    piles: tuple[Pile, ...]
+    counters: Mapping[str, int]
+    turns: Amount
+    setup: tuple[Step, ...]
+    turn: tuple[Step, ...]
+    measures: tuple[Measure, ...]
+    # The turn each turn step is first played on (1: every turn).
+    from_turn: tuple[int, ...] = ()
+    odds: tuple[Odds, ...] = ()
+    charts: tuple[Figure, ...] = ()
+    summary: tuple[Figure, ...] = ()
+    # A typical deck, for measuring the procedure's cost (engines/procedure/cost.py).
+    cost_deck: tuple[DeckCard, ...] = ()
+
+    def turn_steps(self, turn: int) -> tuple[Step, ...]:
+        starts = self.from_turn or (1,) * len(self.turn)
+        return tuple(s for s, start in zip(self.turn, starts, strict=True) if turn >= start)
+
+    def types(self, measure: str, cards: Sequence[DeckCard]) -> list[str]:
+        """The card types a hand_by_type measure counts: those of the pile it tallies."""
+        piles = {
+            s.pile for s in self.setup + self.turn if isinstance(s, Tally) and s.measure == measure
+        }
+        zones = {self.pile(p).zone for p in piles}
+        return sorted({c.card_type for c in cards if c.zone in zones and c.quantity > 0})
+
+    def pile(self, name: str) -> Pile:
+        return next(p for p in self.piles if p.name == name)
+
+    def amount(self, value: Amount, policy: Mapping[str, Any]) -> int:
+        """A count that does not change during a game: a number or a policy knob."""
+        return value if isinstance(value, int) else int(policy[value])
+
+    def most(self, value: Amount, policy: Mapping[str, Any]) -> int:
+        """The most a count may be during a game (a counter: its highest cap or start)."""
+        if isinstance(value, str) and value in self.counters:
+            caps = [g.cap for s in self.setup + self.turn if isinstance(s, Choose) for g in s.then]
+            return max([self.counters[value], *caps])
+        return self.amount(value, policy)
