@@ -13,9 +13,9 @@ from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from pathlib import Path
 from typing import Any, TypeVar
 
-from engines._goldfish_legacy import with_goldfish
 from engines.base import GameEngine
-from engines.gamefile import ENGINE_FILE, engine_from_definition, load_engine_file
+from engines.gamefile import ENGINE_FILE, engine_from_definition, read_game_folder
+from engines.simulation import with_simulation
 
 _T = TypeVar("_T", list[Any], dict[str, Any])
 
@@ -97,14 +97,14 @@ class EngineRegistry(MutableMapping[str, GameEngine]):
 
 def game_engine(definition: Mapping[str, Any], *, file: str = "<definition>") -> GameEngine:
     """The whole engine a checked game definition declares, its simulation included."""
-    return with_goldfish(engine_from_definition(definition, file=file))
+    return with_simulation(engine_from_definition(definition, file=file), definition, file=file)
 
 
 def load_engines(folder: Path = GAMES_DIR) -> dict[str, GameEngine]:
     """Every game declared under `folder` (one <slug>/engine.toml each), by slug."""
     found: dict[str, GameEngine] = {}
     for path in sorted(folder.glob(f"*/{ENGINE_FILE}")):
-        engine = with_goldfish(load_engine_file(path))
+        engine = game_engine(read_game_folder(path.parent), file=str(path))
         found[engine.slug] = engine
     return found
 

@@ -295,6 +295,9 @@ class GameEngine:
     # 0.08). It weighs the runs a request may simulate inside a web request before it must
     # become a background job, and the time the goldfish page estimates.
     goldfish_cost: float = 1.0
+    # A declared procedure's cost, measured (engines.procedure.cost) the first time it is
+    # asked for; None: `goldfish_cost` as written.
+    goldfish_measured: Callable[[], float] | None = field(default=None, compare=False)
     # The zone of a card whose type the rulebook does not state, from its factions; None:
     # the game's first zone.
     # Called with the card's factions, keywords and name.
@@ -319,6 +322,10 @@ class GameEngine:
     # Worked searches for the syntax page (a test runs each against the loaded cards).
     examples: tuple[SearchExample, ...] = ()
     _stats_by_key: dict[str, StatField] = field(init=False, repr=False, compare=False)
+
+    def simulation_cost(self) -> float:
+        """What one default game of its goldfish costs, in the site's unit of work."""
+        return self.goldfish_measured() if self.goldfish_measured else self.goldfish_cost
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_stats_by_key", {s.key: s for s in self.stats})

@@ -93,6 +93,17 @@ def load_engine_file(path: Path | str) -> GameEngine:
     return engine_from_definition(read_definition(path), file=str(path))
 
 
+def read_game_folder(folder: Path) -> dict[str, Any]:
+    """A game folder's definition, parsed but not yet checked: its engine.toml, with its
+    goldfish.toml (if it has one) under `goldfish`, so that a stored game simulates as its
+    folder does."""
+    definition = read_definition(folder / ENGINE_FILE)
+    procedure = folder / "goldfish.toml"
+    if procedure.exists():
+        definition["goldfish"] = read_definition(procedure)
+    return definition
+
+
 def read_definition(path: Path | str) -> dict[str, Any]:
     """A game file's contents, parsed but not yet checked."""
     try:

@@ -8,7 +8,7 @@ vectorised) and through `goldfish_reference` (the per-game loop it must agree wi
 in the same run), the median of several repeats, on one core, and the ratio. Target: at
 least 100,000 games a second for every game. For a game whose procedure is declared as data
 (fixtures/<slug>/goldfish.toml, run by engines/procedure), its hand-written kernel
-(engines/handwritten) is timed in the same run too, interleaved with the interpreter, and the
+(tests/handwritten) is timed in the same run too, interleaved with the interpreter, and the
 "vs kernel" column is the interpreter's speed over the kernel's (target: at least 0.5). The
 last column is the game's cost in the unit `GameEngine.goldfish_cost` uses (a reference-loop
 Conquest of Fates game, 53,000 a second when it was set).
@@ -28,10 +28,10 @@ for variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from engines import get_engine  # noqa: E402
-from engines.handwritten import HANDWRITTEN  # noqa: E402
 from engines.rules import DeckCard  # noqa: E402
 from tests.engines.fates_decks import fate_sample_deck, fates_sample_deck  # noqa: E402
 from tests.engines.sample_decks import legal_deck  # noqa: E402
+from tests.handwritten import HANDWRITTEN  # noqa: E402
 
 VECTOR_RUNS = 200_000
 

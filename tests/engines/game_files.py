@@ -23,6 +23,7 @@ GOLDFISH_FIELDS = {
     "goldfish_reference",
     "goldfish_policy",
     "goldfish_cost",
+    "goldfish_measured",
     "goldfish_charts",
     "goldfish_summary",
     "odds",

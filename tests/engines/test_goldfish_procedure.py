@@ -9,7 +9,6 @@ import tomllib
 import pytest
 
 from engines import get_engine
-from engines.handwritten import HANDWRITTEN
 from engines.procedure import FIXTURES, ProcedureError, goldfish_parts, load_goldfish
 from tests.engines.fates_decks import fates_sample_deck
 from tests.engines.sample_decks import legal_deck
@@ -24,6 +23,7 @@ from tests.engines.test_goldfish_vectorised import (
     histograms,
     is_share,
 )
+from tests.handwritten import HANDWRITTEN
 
 DECLARED = sorted(slug for slug in HANDWRITTEN if (FIXTURES / slug / "goldfish.toml").exists())
 # Each game's sample deck, and for Conquest of Fates a deck short of units, with Celestials

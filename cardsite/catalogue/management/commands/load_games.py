@@ -9,9 +9,9 @@ from django.db import transaction
 from cardsite.catalogue import live_games
 from cardsite.catalogue.documents import DocumentError, read_document
 from cardsite.catalogue.services import catalogue_import, game_definition_store
-from engines import ENGINES
+from engines import ENGINES, game_engine
 from engines.base import GameEngine
-from engines.gamefile import ENGINE_FILE, GameFileError, engine_from_definition, read_definition
+from engines.gamefile import ENGINE_FILE, GameFileError, read_game_folder
 
 # game.json declares the sets, factions and keywords that sample.json refers to.
 FIXTURE_FILES = ("game.json", "sample.json")
@@ -61,8 +61,8 @@ class Command(BaseCommand):
         """The folder's definition, checked: a broken file stops the command before any write."""
         path = folder / ENGINE_FILE
         try:
-            definition = read_definition(path)
-            engine = engine_from_definition(definition, file=_shown(path))
+            definition = read_game_folder(folder)
+            engine = game_engine(definition, file=_shown(path))
             if engine.slug != folder.name:
                 reason = f"{engine.slug!r} is not the name of the game's folder, {folder.name!r}"
                 raise GameFileError(_shown(path), "slug", reason)

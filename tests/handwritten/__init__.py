@@ -1,12 +1,11 @@
 """The hand-written goldfish procedures each game had before its procedure was declared as
-data (engines/procedure). Not wired into any engine: kept so that the benchmark
-(tests/benchmarks/bench_goldfish.py) and the agreement tests (tests/engines/
-test_goldfish_procedure.py) measure the interpreters against them side by side, until the
-lead removes them."""
+data (fixtures/<slug>/goldfish.toml, run by engines/procedure). No engine uses them: they are
+kept beside the tests so that the benchmark (tests/benchmarks/bench_goldfish.py) and the
+agreement tests (tests/engines/test_goldfish_procedure.py) hold the interpreters to them."""
 
 from types import ModuleType
 
-from engines.handwritten import (
+from tests.handwritten import (
     conquest_alpha_tactics,
     conquest_for_the_capital,
     conquest_of_fates,
