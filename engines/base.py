@@ -290,10 +290,11 @@ class GameEngine:
     # The straightforward per-game loop the product's (vectorised) `goldfish` must agree with,
     # statistically: kept for the tests and the benchmark, never called by the site.
     goldfish_reference: Callable[..., dict[str, Any]] | None = field(default=None, compare=False)
-    # The CPU one game at the default policy costs, in games of Conquest of Fates' reference
-    # loop (measured 2026-11-23: 53,000 of those a second here; its vectorised game costs
-    # 0.08). It weighs the runs a request may simulate inside a web request before it must
-    # become a background job, and the time the goldfish page estimates.
+    # The CPU one game at the default policy costs, in units of work: one unit is a default
+    # game of the unit procedure's per-game reference loop (engines/procedure/unit.toml; about
+    # 53,000 a second on one core here, 2026-11-23). It weighs the runs a request may simulate
+    # inside a web request before it must become a background job, and the time the goldfish
+    # page estimates.
     goldfish_cost: float = 1.0
     # A declared procedure's cost, measured (engines.procedure.cost) the first time it is
     # asked for; None: `goldfish_cost` as written.

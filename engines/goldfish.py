@@ -36,7 +36,7 @@ class PolicyParam:
     work: bool = False
     # What a form calls the knob, in the game's words; empty: its key, made readable.
     label: str = ""
-    # For a knob that picks one of the deck's own cards (Fate Foretold's Sigil): the deck's
+    # For a knob that picks one of the deck's own cards (a Sigil the deck holds): the deck's
     # cards -> [(value, what it means)], for a form to offer as a list.
     choices: Callable[[Sequence[DeckCard]], list[tuple[int, str]]] | None = field(
         default=None, compare=False
@@ -85,8 +85,9 @@ def resolve_policy(params: Sequence[PolicyParam], given: Mapping[str, Any]) -> d
 def work_of(
     params: Sequence[PolicyParam], policy: Mapping[str, Any], runs: int, cost: float = 1.0
 ) -> float:
-    """The work of `runs` games under `policy`, in default Conquest of Fates games: runs times
-    the game's cost times how far the policy's turns, battles or rounds go past their defaults."""
+    """The work of `runs` games under `policy`, in units of work (GameEngine.goldfish_cost):
+    runs times the game's cost times how far the policy's turns, battles or rounds go past
+    their defaults."""
     scale = 1.0
     for p in params:
         if p.work:

@@ -46,7 +46,7 @@ def at_least(deck_size: int, copies: int, draws: int, at_least: int) -> Fraction
 
 
 def at_least_with_mulligan(deck_size: int, copies: int, draws: int, at_least_: int) -> Fraction:
-    """The same, when a first hand that misses is shuffled back and drawn once more (Conquest
-    of Fates' single mulligan): the second draw is independent of the first."""
+    """The same, when a first hand that misses is shuffled back and drawn once more (a single
+    mulligan by redraw): the second draw is independent of the first."""
     p = at_least(deck_size, copies, draws, at_least_)
     return p + (1 - p) * p

@@ -258,14 +258,14 @@ JOB_TTL_HOURS = env.int("JOB_TTL_HOURS", default=24)
 # What counts as large: sheets of at least this many cards, simulations of at least this many
 # runs. Below these, work is answered inline even when a broker is configured.
 JOB_PROXY_CARDS = env.int("JOB_PROXY_CARDS", default=100)
-# In default Conquest of Fates games (about 0.4 s here); other games and longer policies weigh
-# more (GameEngine.goldfish_cost, engines.goldfish.work_of). Past it a simulation is a job, or
-# without a broker a 400.
+# In units of work (GameEngine.goldfish_cost; this many is about 0.4 s here); games and policies
+# weigh what they cost (engines.goldfish.work_of). Past it a simulation is a job, or without a
+# broker a 400.
 JOB_GOLDFISH_RUNS = env.int("JOB_GOLDFISH_RUNS", default=20_000)
 # Background jobs one client (a user, or an address) may have queued or running at once.
 JOB_MAX_ACTIVE_PER_CLIENT = env.int("JOB_MAX_ACTIVE_PER_CLIENT", default=2)
-# Default Conquest of Fates games (goldfish_work's unit) one core simulates a second, measured
-# (engines.base.GameEngine.goldfish_cost): what a simulation's time is estimated from.
+# Units of work (GameEngine.goldfish_cost) one core simulates a second, measured: what a
+# simulation's time is estimated from.
 GOLDFISH_WORK_PER_SECOND = env.float("GOLDFISH_WORK_PER_SECOND", default=50_000.0)
 # Without a broker, the goldfish page simulates inline what is estimated to take at most this
 # long; anything longer runs in a job thread of the web process, and the page shows progress.

@@ -20,10 +20,9 @@ from engines.procedure.batched import run_batched
 from engines.procedure.definition import read_procedure
 from engines.procedure.vocabulary import Procedure
 
-# The unit procedure's cost in the site's unit of work (GameEngine.goldfish_cost: a default
-# game of the first game's per-game reference loop): a default game of that game, batched,
-# weighed 0.08 of one when the limits were set (2026-11-24), and the unit is that game's shape
-# on a deck of its size.
+# The unit procedure's cost, batched, in the site's units of work (GameEngine.goldfish_cost: one
+# default game of this procedure's per-game reference loop): 0.08 when the limits were set
+# (2026-11-24).
 UNIT_COST = 0.08
 # Enough games that a run takes some tens of milliseconds; five runs each, interleaved, and the
 # fastest of each kept (a busy machine only ever slows a run down).

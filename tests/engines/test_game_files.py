@@ -219,18 +219,10 @@ ROOT = FIXTURES.parent
 GAME_WORDS = re.compile(r"orion|fates|foretold|conquest|tactics|the capital", re.IGNORECASE)
 # Still naming a game, each for a reason of its own: to go when its owner's work lands.
 NOT_YET = {
-    # The two goldfish procedures not declared yet, and the unit of cost (one default
-    # Conquest of Fates game), until their goldfish.toml replace them.
+    # The two goldfish procedures not declared yet, until their goldfish.toml replace them.
     "engines/conquest_of_orion_goldfish.py",
     "engines/fate_foretold_goldfish.py",
     "engines/_goldfish_legacy.py",
-    "engines/goldfish.py",
-    "engines/odds.py",
-    "engines/base.py",
-    "decks/services/play.py",
-    "cardsite/settings/base.py",
-    # The general syntax examples ("game:orion"), owned with the search.
-    "cardsite/catalogue/search/examples.py",
 }
 
 
