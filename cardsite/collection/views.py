@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from cardsite.catalogue.models import Game
 from cardsite.collection import selectors
+from cardsite.collection.page_parts import own_page_parts
 from cardsite.collection.services import (
     CollectionImportError,
     collection_adjust,
@@ -23,7 +24,6 @@ from cardsite.collection.services import (
 )
 from cardsite.collection.services.importing import Mode
 from cardsite.collection.services.reading import MAX_IMPORT_BYTES, decode_upload
-from decks.owning import built_conflicts
 from engines.bounds import capped, more_problems
 from engines.errors import InputError
 
@@ -35,8 +35,8 @@ EXPORTS = {"txt": ("text", "text/plain"), "csv": ("csv", "text/csv")}
 def _page(request: HttpRequest, owner: object, **extra: object) -> HttpResponse:
     status = int(str(extra.pop("status", 200)))
     if extra.get("own"):
-        # The cards the viewer's built decks (their pool's) compete for.
-        extra["conflicts"] = built_conflicts(user=owner)
+        # What other apps show you about your own copies (page_parts).
+        extra.update(own_page_parts(owner))
     games = selectors.collection_totals(owner=owner)
     context = {
         "owner": owner,

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from decks.decklist import MAX_QUANTITY
+from cardsite.cardlists.decklist import MAX_QUANTITY
+from cardsite.cardlists.snapshot import game_snapshot
 from decks.models import Deck, DeckVersion
 from decks.services.history import (
     REVERTED_SETTINGS,
@@ -16,7 +17,6 @@ from decks.services.history import (
     state_at,
 )
 from decks.services.intake import bounded
-from decks.services.snapshot import game_snapshot
 from decks.services.write import deck_update
 from engines.errors import InputError
 

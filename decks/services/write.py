@@ -15,9 +15,10 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from cardsite.cardlists.decklist import MAX_QUANTITY
+from cardsite.cardlists.snapshot import game_snapshot
 from cardsite.catalogue.models import Game
 from cardsite.catalogue.search.text import fold
-from decks.decklist import MAX_QUANTITY
 from decks.models import Deck, DeckEntry, MaybeEntry
 from decks.services.history import (
     MAYBE,
@@ -30,7 +31,6 @@ from decks.services.history import (
 )
 from decks.services.intake import Intake, bounded, intake_deck, intake_quantity
 from decks.services.resolve import ResolvedDeck, resolve
-from decks.services.snapshot import game_snapshot
 from decks.services.validate import format_for
 from decks.versioning import decks_changed
 from engines.errors import InputError

@@ -6,10 +6,10 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
+from cardsite.cardlists.decklist import MAX_QUANTITY
 from cardsite.catalogue.documents import DocumentError
 from cardsite.catalogue.models import Card, Game
 from decks.backups import read_backup, restore_backup
-from decks.decklist import MAX_QUANTITY
 from decks.exports import deck_export
 from decks.models import Deck
 from decks.printing import deck_order, order_cards

@@ -15,13 +15,13 @@ from typing import Any, Literal
 
 from django.db import transaction
 
+from cardsite.cardlists.snapshot import GameSnapshot, SnapCard, game_snapshot
 from cardsite.catalogue.documents import Problem
 from cardsite.catalogue.models import Card
 from cardsite.catalogue.search.text import fold
 from cardsite.collection.models import MAX_QUANTITY, CollectionCard
 from cardsite.collection.services.owner_lock import lock_owner
 from cardsite.collection.services.reading import ImportLine, read_csv, read_text
-from decks.services.snapshot import GameSnapshot, SnapCard, game_snapshot
 from engines import ENGINES
 from engines.errors import InputError
 
