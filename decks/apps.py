@@ -12,11 +12,11 @@ class DecksConfig(AppConfig):
         from cardsite.catalogue import card_parts
         from cardsite.catalogue.signals import catalogue_changed
         from cardsite.collection import page_parts
-        from decks.card_decks import CARD_DECKS
         from decks.models import Deck, FormatSetting
-        from decks.owning import built_conflicts
+        from decks.public.card_decks import CARD_DECKS
+        from decks.public.versioning import decks_changed
+        from decks.reading.owning import built_conflicts
         from decks.signals import fold_name
-        from decks.versioning import decks_changed
 
         # A format setting changes which decks are legal, as a catalogue change does: the
         # cached deck records that show legality must go with it.

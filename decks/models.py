@@ -39,7 +39,7 @@ class FormatSetting(models.Model):
 
     # Natural keys (here, on Deck and DeckEntry, and on the catalogue rows they point at) make
     # a dump load into another database without clashing with, or overwriting, rows that
-    # happen to have the same integer keys there. See decks/backups.py.
+    # happen to have the same integer keys there. See decks/backups/backup.py.
     objects = FormatSettingManager()
 
     class Meta:

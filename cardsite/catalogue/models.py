@@ -40,7 +40,7 @@ class Game(models.Model):
     description = models.CharField(max_length=300, blank=True, help_text="One line.")
     source = models.TextField(blank=True)
 
-    # Natural keys let backups (decks/backups.py, dumpdata --natural-foreign) name catalogue
+    # Natural keys let backups (decks/backups/backup.py, dumpdata --natural-foreign) name catalogue
     # rows by what stays the same when the catalogue is loaded into a fresh database, where
     # the integer keys come out different.
     objects = GameManager()

@@ -2,8 +2,8 @@
 pooled), so its copies are taken and other built decks compete with it for them.
 
 Building records intent, never a check: a deck is built however short the collection is, and
-the shortfall shows as conflicts (decks.owning.built_conflicts). Neither write is a change to
-the deck's cards, so neither makes a version or touches its update time.
+the shortfall shows as conflicts (decks.reading.owning.built_conflicts). Neither write is a
+change to the deck's cards, so neither makes a version or touches its update time.
 
 MAX_BUILT_DECKS holds on every path that makes a deck built again (building, restoring a
 deleted deck, restoring a backup): each counts through built_counts_locked, which locks the

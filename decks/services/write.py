@@ -20,6 +20,7 @@ from cardsite.cardlists.snapshot import game_snapshot
 from cardsite.catalogue.models import Game
 from cardsite.catalogue.search.text import fold
 from decks.models import Deck, DeckEntry, MaybeEntry
+from decks.public.versioning import decks_changed
 from decks.services.history import (
     MAYBE,
     DeckState,
@@ -32,7 +33,6 @@ from decks.services.history import (
 from decks.services.intake import Intake, bounded, intake_deck, intake_quantity
 from decks.services.resolve import ResolvedDeck, resolve
 from decks.services.validate import format_for
-from decks.versioning import decks_changed
 from engines.errors import InputError
 
 NAME_MAX = 120

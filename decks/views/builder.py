@@ -17,7 +17,7 @@ from cardsite.catalogue.models import Game
 from cardsite.catalogue.search.query import QuerySyntaxError
 from cardsite.catalogue.selectors import card_search, cards_in_order
 from decks.models import Deck
-from decks.selectors import deck_card_counts, planned_cards
+from decks.reading.selectors import deck_card_counts, planned_cards
 from decks.services import (
     DeckConflict,
     DeckContentError,

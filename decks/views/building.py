@@ -13,9 +13,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
 from cardsite.api.errors import as_form_error
-from decks.exports import export_filename
+from decks.exports.text import export_filename
 from decks.models import Deck
-from decks.owning import NO_CONFLICTS, built_conflicts, deck_missing, missing_text
+from decks.reading.owning import NO_CONFLICTS, built_conflicts, deck_missing, missing_text
 from decks.services.building import deck_build, deck_unbuild
 from decks.views.common import owned_or_404, readable_or_404
 from decks.views.exports import attachment

@@ -14,7 +14,7 @@ from cardsite.api.errors import as_form_error
 from cardsite.limits import client_key, throttle_page
 from decks.jobs import goldfish_job
 from decks.models import Job
-from decks.selectors import job_for_reader
+from decks.reading.selectors import job_for_reader
 from decks.services import (
     ResolvedDeck,
     SampleHand,

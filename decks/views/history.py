@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from cardsite.api.errors import as_form_error
-from decks.history_pages import history_page, page_of, read_number, read_version, side_by_side
+from decks.history.pages import history_page, page_of, read_number, read_version, side_by_side
 from decks.models import Deck
 from decks.services import DeckConflict, DeckContentError, deck_revert, version_annotate
 from decks.services.history import NOTE_MAX, VersionNotFound

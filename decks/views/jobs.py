@@ -7,7 +7,7 @@ from django.shortcuts import redirect, render
 
 from decks.jobs import job_read
 from decks.models import Job
-from decks.selectors import deck_for_reader
+from decks.reading.selectors import deck_for_reader
 
 
 def _job(request: HttpRequest, key: str) -> Job:

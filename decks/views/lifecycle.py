@@ -11,10 +11,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from cardsite.api.errors import as_form_error
-from decks.selectors import decks_deleted, decks_listed, deleted_deck_of
+from decks.history.variants import with_parents
+from decks.reading.selectors import decks_deleted, decks_listed, deleted_deck_of
 from decks.services import deck_delete, deck_restore
 from decks.services.building import MAX_BUILT_DECKS
-from decks.variants import with_parents
 from decks.views.common import owned_or_404
 from engines.errors import InputError
 

@@ -19,7 +19,7 @@ from cardsite.api.errors import as_form_error
 from cardsite.limits import spend
 from cardsite.theme import MAX_NEXT_CHARS
 from decks.proxies import MAX_BACK_OFFSET, PAPERS, back_offset, calibration_sheet
-from decks.selectors import saved_back_offsets
+from decks.reading.selectors import saved_back_offsets
 from decks.services.printing import print_profile_set
 from engines.errors import InputError
 

@@ -10,7 +10,7 @@ from django.core.management import call_command
 
 from cardsite.catalogue.models import Card, Game
 from cardsite.catalogue.versioning import catalogue_version
-from decks.history import deck_versions, first_kept, version_views
+from decks.history.reads import deck_versions, first_kept, version_views
 from decks.models import DeckVersion
 from decks.services import (
     DeckContentError,

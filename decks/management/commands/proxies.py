@@ -5,8 +5,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from cardsite.catalogue.models import Game
+from decks.exports.printing import deck_sheet, list_sheet
 from decks.models import Deck
-from decks.printing import deck_sheet, list_sheet
 from decks.proxies import MAX_SHEET_CARDS, OPTION_NAMES, parse_options
 from decks.services import DeckContentError, intake_text, resolve
 from engines.errors import InputError

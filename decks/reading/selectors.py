@@ -16,9 +16,9 @@ from django.utils import timezone
 from cardsite.catalogue.models import Card, Faction, Game
 from cardsite.catalogue.search.text import fold
 from cardsite.catalogue.short_ids import is_valid_short_id
-from decks.finding import PER_PAGE, DeckFilters
 from decks.models import DELETED_KEEP_DAYS, Deck, DeckEntry, Job, PrintProfile
-from decks.owning import buildable_only
+from decks.reading.finding import PER_PAGE, DeckFilters
+from decks.reading.owning import buildable_only
 from decks.services import Standing, game_snapshot, standings
 from engines.errors import InputError
 

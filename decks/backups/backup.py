@@ -39,8 +39,8 @@ from cardsite.cardlists.decklist import MAX_QUANTITY
 from cardsite.catalogue.documents import DocumentError, Problem, Record, read_json_list
 from cardsite.catalogue.models import Card, Faction, Game
 from cardsite.collection.models import CollectionCard, CollectionShare, Pool, PoolMember
-from decks.backup_collection import check_collections, clear_collections
-from decks.backup_history import baselines, check_versions
+from decks.backups.collection import check_collections, clear_collections
+from decks.backups.history import baselines, check_versions
 from decks.models import Deck, DeckEntry, DeckVersion, MaybeEntry, PrintProfile
 from decks.services.building import MAX_BUILT_DECKS, built_counts_locked
 from decks.services.write import MAX_MAYBE

@@ -3,7 +3,7 @@ came from (as far as its reader may know) and how it differs from its parent now
 variants a page at a time, and two decks compared with what each page's header shows.
 
 The decks passed in were found through `deck_for_reader`; what they point at is checked again
-(decks.history.readable_parent / readable_variants)."""
+(decks.history.reads.readable_parent / readable_variants)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from typing import Any
 from django.core.paginator import Page, Paginator
 from django.db.models import QuerySet
 
-from decks.history import deck_comparison, readable_parent, readable_variants
+from decks.history.reads import deck_comparison, readable_parent, readable_variants
 from decks.models import Deck
-from decks.selectors import decks_listed, format_name
+from decks.reading.selectors import decks_listed, format_name
 from decks.services import DeckChart, Standing, game_snapshot, standings
 from decks.services.diff import CardLine, Diff, diff_states
 from decks.services.history import CardKey, DeckState

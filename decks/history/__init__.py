@@ -1,0 +1,4 @@
+"""A deck's history: its versions read for the pages and the API (reads), the history
+pages' rows and side-by-side views (pages), and variants and two decks compared
+(variants). The writes that keep history are services (decks/services/history.py,
+versions.py, variants.py, diff.py); a backup's history is checked in decks/backups."""
