@@ -6,6 +6,8 @@ these models hold the data, and check it against that engine.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, RegexValidator
@@ -19,6 +21,7 @@ from cardsite.catalogue.card_fields import (
     number_sort_key,
     search_columns,
 )
+from cardsite.natural_keys import depends_on
 from engines import ENGINES, get_engine
 from engines.base import GameEngine, StatField
 
@@ -124,10 +127,9 @@ class Faction(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @depends_on("catalogue.game")
     def natural_key(self) -> tuple[str, str]:
         return (*self.game.natural_key(), self.slug)
-
-    natural_key.dependencies = ["catalogue.game"]
 
 
 class CardType(models.Model):
@@ -332,7 +334,7 @@ class Card(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def save(self, *args: object, **kwargs: object) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         from cardsite.catalogue.short_ids import short_id_candidates
         from engines.base import slugify
 
@@ -411,9 +413,9 @@ class Card(models.Model):
         if self.game_id is not None:
             if self.card_set_id and self.card_set.game_id != self.game_id:
                 errors["card_set"] = "The set belongs to another game."
-            if self.card_type_id and self.card_type.game_id != self.game_id:
+            if self.card_type is not None and self.card_type.game_id != self.game_id:
                 errors["card_type"] = "The type belongs to another game."
-            if self.rarity_id and self.rarity.game_id != self.game_id:
+            if self.rarity is not None and self.rarity.game_id != self.game_id:
                 errors["rarity"] = "The rarity belongs to another game."
             problems = self.stat_problems()
             if problems:

@@ -300,7 +300,7 @@ def check_backup(records: list[Record]) -> list[Problem]:
                     "catalogue first (manage.py load_games, and import_cards for other sets)",
                 )
             )
-        elif deck_game and card_game != deck_game[0]:
+        elif deck and deck_game and card_game != deck_game[0]:
             problems.append(
                 Problem(
                     record.line,

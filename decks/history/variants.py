@@ -8,7 +8,7 @@ The decks passed in were found through `deck_for_reader`; what they point at is 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 from django.core.paginator import Page, Paginator
 from django.db.models import QuerySet
@@ -87,7 +87,8 @@ def variant_page(deck: Deck, user: Any, number: int) -> Page[VariantRow]:
     shown = list(page.object_list)
     standing = standings(decks=shown)
     rows = [VariantRow(d, format_name(d), standing[d.pk]) for d in shown]
-    return Page(rows, page.number, page.paginator)
+    # The rows stand for the paginator's decks, one each: its counts hold for them.
+    return Page(rows, page.number, cast("Paginator[VariantRow]", page.paginator))
 
 
 def picker_decks(user: Any, game: str | None = None) -> list[Deck]:

@@ -8,7 +8,7 @@ import logging
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -39,7 +39,7 @@ def _wants_background(*, size: int, threshold: int, prefer_async: bool) -> bool:
 def proxies_job(
     *,
     order: SheetOrder,
-    owner: AbstractBaseUser | AnonymousUser | None,
+    owner: User | AnonymousUser | None,
     client: str,
     prefer_async: bool = False,
 ) -> Job | None:
@@ -69,7 +69,7 @@ def goldfish_job(
     runs: int,
     seed: int,
     policy: dict[str, Any],
-    owner: AbstractBaseUser | AnonymousUser | None,
+    owner: User | AnonymousUser | None,
     client: str,
     deck_key: str | None = None,
     prefer_async: bool = False,
@@ -122,7 +122,7 @@ def job_submit(
     kind: Job.Kind,
     params: dict[str, Any],
     total: int,
-    owner: AbstractBaseUser | AnonymousUser | None,
+    owner: User | AnonymousUser | None,
     client: str,
     in_thread: bool = False,
 ) -> Job:

@@ -140,7 +140,7 @@ def deck_edit(request: HttpRequest, deck_id: str) -> HttpResponse:
     if choices.q:
         try:
             found = card_search(text=choices.q, game=deck.game.slug, viewer=request.user)
-            cards = cards_in_order(list(found.ids[:BUILDER_RESULTS]))
+            cards = cards_in_order(found.ids[:BUILDER_RESULTS])
             context["warnings"] = found.warnings
         except QuerySyntaxError as exc:
             context["search_error"] = str(exc)
