@@ -41,7 +41,7 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy --strict engines
-	$(BIN)/mypy decks
+	$(BIN)/mypy decks cardsite
 
 clean:
 	rm -rf $(VENV) db.sqlite3 .pytest_cache .ruff_cache .test-media

@@ -15,6 +15,7 @@ from typing import Any
 from django.core.paginator import Page, Paginator
 from django.db.models import OuterRef, Subquery
 
+from decks.history.diff import CardLine, card_line
 from decks.history.reads import (
     VersionView,
     deck_versions,
@@ -25,7 +26,6 @@ from decks.history.reads import (
 )
 from decks.models import VERSION_MAX, Deck, DeckVersion
 from decks.services import CheckResult, game_snapshot
-from decks.services.diff import CardLine, card_line
 from decks.services.history import (
     MAYBE,
     SETTINGS,

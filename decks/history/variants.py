@@ -13,11 +13,11 @@ from typing import Any, cast
 from django.core.paginator import Page, Paginator
 from django.db.models import QuerySet
 
+from decks.history.diff import CardLine, Diff, diff_states
 from decks.history.reads import deck_comparison, readable_parent, readable_variants
 from decks.models import Deck
 from decks.reading.selectors import decks_listed, format_name
 from decks.services import DeckChart, Standing, game_snapshot, standings
-from decks.services.diff import CardLine, Diff, diff_states
 from decks.services.history import CardKey, DeckState
 
 VARIANTS_PER_PAGE = 25

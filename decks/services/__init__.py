@@ -1,6 +1,6 @@
 """The deck pipeline: every deck is read (intake), resolved against a snapshot of its game's
 cards (resolve), checked by its engine (validate), written (write), played (play), charted
-(charts) and its history kept (history, versions, variants, diff) here, whether it came from
+(charts) and its history kept (history, versions, variants) here, whether it came from
 the API, a page, a background job or the command line."""
 
 from cardsite.cardlists.snapshot import GameSnapshot, SnapCard, game_snapshot

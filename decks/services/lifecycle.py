@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import shutil
 from datetime import datetime, timedelta
-from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -34,7 +34,7 @@ def deck_delete(*, deck: Deck) -> None:
     decks_changed()
 
 
-def deck_restore(*, deck: Deck, owner: Any, now: datetime | None = None) -> Deck:
+def deck_restore(*, deck: Deck, owner: User, now: datetime | None = None) -> Deck:
     """Bring back a deck `owner` deleted less than DELETED_KEEP_DAYS ago. Raises InputError
     naming `deck` for someone else's deck or one deleted too long ago.
 

@@ -12,6 +12,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
+from cardsite.accounts import signed_in
 from cardsite.api.errors import as_form_error
 from decks.exports.text import export_filename
 from decks.models import Deck
@@ -67,7 +68,7 @@ def deck_build_view(request: HttpRequest, deck_id: str) -> HttpResponse:
     if write is None:
         return HttpResponse("action is build or unbuild.\n", status=400, content_type="text/plain")
     try:
-        write(deck=deck, user=request.user)
+        write(deck=deck, user=signed_in(request))
     except InputError as exc:
         return HttpResponse(as_form_error(exc) + "\n", status=400, content_type="text/plain")
     return redirect(back + "#collection")

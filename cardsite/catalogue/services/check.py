@@ -79,7 +79,7 @@ class _Checker:
         self, record: Record, key: str, prefix: str = "", data: Mapping | None = None
     ) -> dt.date | None:
         value = (data if data is not None else record.data).get(key)
-        if value in (None, ""):
+        if value is None or value == "":
             return None
         try:
             return dt.date.fromisoformat(value)

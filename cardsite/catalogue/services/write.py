@@ -183,14 +183,13 @@ def write_cards(
     written: list[Card] = []
     for done, clean in enumerate(cards, start=1):
         card_set = sets[clean.set_code]
-        card = existing.get((card_set.id, clean.values["number"]))
-        if card is not None and (card.content_hash == clean.content_hash or card.pk in reviewed):
+        held = existing.get((card_set.id, clean.values["number"]))
+        if held is not None and (held.content_hash == clean.content_hash or held.pk in reviewed):
             summary.unchanged += 1
-            written.append(card)
+            written.append(held)
         else:
-            is_new = card is None
-            if is_new:
-                card = Card(game=game, card_set=card_set, created_at=now)
+            is_new = held is None
+            card = Card(game=game, card_set=card_set, created_at=now) if held is None else held
             wanted_id = clean.values["short_id"]
             if wanted_id and wanted_id != card.short_id:
                 if wanted_id in taken_ids:
