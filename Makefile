@@ -41,7 +41,7 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy --strict engines
-	$(BIN)/mypy decks/services
+	$(BIN)/mypy decks cardsite
 
 # The documentation site (docs/pages/, configured by docs/mkdocs.yml) into .site/. --strict
 # turns every warning into a failure: a broken link or anchor, or a page missing from the nav.

@@ -11,9 +11,10 @@ from confusable_homoglyphs import confusables
 from django import forms
 from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
 from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.core.mail.backends.base import BaseEmailBackend
+from django.http import HttpRequest
 from django.template import loader
 
 log = logging.getLogger(__name__)
@@ -21,6 +22,13 @@ log = logging.getLogger(__name__)
 # One answer for a name that is taken and one too like another (or any) name, so the form
 # tells no more than a sign-up must: that this name cannot be had.
 NOT_AVAILABLE = "This username is not available; please choose another."
+
+
+def signed_in(request: HttpRequest) -> User:
+    """The viewer of a page behind login_required, as the User the write services take."""
+    if not isinstance(request.user, User):
+        raise PermissionDenied
+    return request.user
 
 
 def looks_like_another_script(username: str) -> bool:

@@ -20,12 +20,14 @@ class _SharedClients(RedisCacheClient):
         self._clients: dict[int, Any] = {}
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
-        index = self._get_connection_pool_index(write)
+        # RedisCacheClient's own helpers, which django-stubs does not declare.
+        index = self._get_connection_pool_index(write)  # type: ignore[attr-defined]
         client = self._clients.get(index)
         if client is None:
             # Two threads may both make one here; either is as good, and one is kept.
-            pool = self._get_connection_pool(write)
-            client = self._clients.setdefault(index, self._client(connection_pool=pool))
+            pool = self._get_connection_pool(write)  # type: ignore[attr-defined]
+            make = self._client  # type: ignore[attr-defined]
+            client = self._clients.setdefault(index, make(connection_pool=pool))
         return client
 
 

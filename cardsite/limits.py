@@ -91,7 +91,7 @@ class _PageThrottle(_LiveRates, SimpleRateThrottle):
     def get_cache_key(self, request: Any, view: Any) -> str:
         user = getattr(request, "user", None)
         signed_in = user is not None and user.is_authenticated and self.scope not in BY_ADDRESS
-        ident = user.pk if signed_in else self.get_ident(request)
+        ident = user.pk if user is not None and signed_in else self.get_ident(request)
         return self.cache_format % {"scope": self.scope, "ident": ident}
 
     def take(self, request: Any, wanted: int) -> int:

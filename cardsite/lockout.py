@@ -201,7 +201,8 @@ def lockout_response(
         request,
         "registration/locked_out.html",
         {"message": lockout_message(request)},
-        status=settings.AXES_HTTP_RESPONSE_CODE,
+        # django-axes puts its defaults (429 here) on Django's settings; the stubs do not know.
+        status=getattr(settings, "AXES_HTTP_RESPONSE_CODE", 429),
     )
     response["Retry-After"] = str(lockout_seconds(request))
     return response

@@ -2,7 +2,7 @@
 (`make run`); a production front server serves MEDIA_ROOT, and must leave out jobs/ too.
 
 Job results are private: only the job's owner may read them, through the job result views,
-which check. So are a deck's pictures (decks/images.py), which show a private deck's cards
+which check. So are a deck's pictures (decks/exports/images.py), which show a private deck's cards
 to nobody but its owner. So nothing under those folders is served here, however the path is
 spelled."""
 
@@ -16,7 +16,7 @@ from django.http.response import HttpResponseBase
 from django.utils._os import safe_join
 from django.views.static import serve
 
-from decks.images import FOLDER as DECK_IMAGES
+from decks.exports.images import FOLDER as DECK_IMAGES
 from decks.models import Job
 
 PRIVATE_FOLDERS = (str(Job._meta.get_field("result").upload_to).strip("/"), DECK_IMAGES)

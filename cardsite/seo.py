@@ -16,7 +16,9 @@ from xml.sax.saxutils import escape
 
 from django.conf import settings
 from django.contrib.sitemaps import Sitemap
-from django.contrib.sitemaps.views import SitemapIndexItem
+
+# Django's own row of a sitemap index (5.2); django-stubs does not declare it yet.
+from django.contrib.sitemaps.views import SitemapIndexItem  # type: ignore[attr-defined]
 from django.core.cache import cache
 from django.core.paginator import EmptyPage, PageNotAnInteger
 from django.http import Http404, HttpRequest, HttpResponse

@@ -10,7 +10,7 @@ from cardsite.catalogue.sitemaps import CardSitemap, GameSitemap, SetSitemap
 from cardsite.lockout import LockoutAttemptAdmin
 from cardsite.media import media_file
 from cardsite.theme import set_theme
-from decks.sitemaps import PublicDeckSitemap
+from decks.public.sitemaps import PublicDeckSitemap
 from decks.views import password_reset
 
 admin.site.site_header = "cardsite curation"

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from cardsite.catalogue.models import Card, Faction, Game
+from cardsite.natural_keys import depends_on
 from decks.proxies.layout import MAX_BACK_OFFSET
 
 # How long a deleted deck can be restored from "My decks" before it is purged for good.
@@ -39,7 +40,7 @@ class FormatSetting(models.Model):
 
     # Natural keys (here, on Deck and DeckEntry, and on the catalogue rows they point at) make
     # a dump load into another database without clashing with, or overwriting, rows that
-    # happen to have the same integer keys there. See decks/backups.py.
+    # happen to have the same integer keys there. See decks/backups/backup.py.
     objects = FormatSettingManager()
 
     class Meta:
@@ -50,10 +51,9 @@ class FormatSetting(models.Model):
     def __str__(self) -> str:
         return f"{self.game} {self.format}: {self.key} = {self.value}"
 
+    @depends_on("catalogue.game")
     def natural_key(self) -> tuple[str, str, str]:
         return (*self.game.natural_key(), self.format, self.key)
-
-    natural_key.dependencies = ["catalogue.game"]
 
     def clean(self) -> None:
         engine_format = self.game.engine.format(self.format)
@@ -166,10 +166,9 @@ class DeckEntry(models.Model):
     def __str__(self) -> str:
         return f"{self.quantity} {self.card}"
 
+    @depends_on("decks.deck", "catalogue.card")
     def natural_key(self) -> tuple[str, str, str]:
         return (*self.deck.natural_key(), *self.card.natural_key(), self.zone)
-
-    natural_key.dependencies = ["decks.deck", "catalogue.card"]
 
 
 class DeckVersionManager(models.Manager["DeckVersion"]):
@@ -218,10 +217,9 @@ class DeckVersion(models.Model):
     def __str__(self) -> str:
         return f"{self.deck} v{self.number}"
 
+    @depends_on("decks.deck")
     def natural_key(self) -> tuple[str, int]:
         return (*self.deck.natural_key(), self.number)
-
-    natural_key.dependencies = ["decks.deck"]
 
 
 class MaybeEntryManager(models.Manager["MaybeEntry"]):
@@ -251,10 +249,9 @@ class MaybeEntry(models.Model):
     def __str__(self) -> str:
         return f"maybe {self.quantity} {self.card}"
 
+    @depends_on("decks.deck", "catalogue.card")
     def natural_key(self) -> tuple[str, str]:
         return (*self.deck.natural_key(), *self.card.natural_key())
-
-    natural_key.dependencies = ["decks.deck", "catalogue.card"]
 
 
 def new_job_key() -> str:
@@ -375,8 +372,7 @@ class PrintProfile(models.Model):
     def __str__(self) -> str:
         return f"{self.user}: back offset {self.back_offset_x}, {self.back_offset_y} mm"
 
+    @depends_on("auth.user")
     def natural_key(self) -> tuple[str]:
         # One profile a user: a backup names it by its user.
         return (self.user.get_username(),)
-
-    natural_key.dependencies = ["auth.user"]

@@ -82,8 +82,8 @@ class ApiSchema(AutoSchema):
             return None
         responses: dict[str, Any] = operation["responses"]
         possible = self._possible_errors(operation)
-        for status, description in possible.items():
-            responses.setdefault(str(status), {"description": description})
+        for code, description in possible.items():
+            responses.setdefault(str(code), {"description": description})
         error = self.resolve_serializer(ErrorSerializer, "response").ref
         for status, response in responses.items():
             if int(status) >= 400:

@@ -22,9 +22,10 @@ class ScopedThrottle(_LiveRates, ScopedRateThrottle):
     """The view's `throttle_scope` (reads, writes, validate, goldfish, proxies...)."""
 
     def allow_request(self, request: Request, view: Any) -> bool:
-        self.scope = getattr(view, "throttle_scope", None)
-        if not self.scope:
+        scope: str | None = getattr(view, "throttle_scope", None)
+        if not scope:
             return True
+        self.scope = scope
         self.rate = self.get_rate()
         if self.rate is None:
             return True

@@ -103,7 +103,8 @@ class _Walker:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.scan = json.JSONDecoder().scan_once
+        # The C scanner the stdlib decoder runs on; typeshed does not declare it.
+        self.scan = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
         self._counted_to = 0
         self._line = 1
 

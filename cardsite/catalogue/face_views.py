@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import (
+    FileResponse,
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBase,
+    HttpResponseNotModified,
+)
 from django.utils.cache import patch_cache_control
 from django.utils.http import parse_etags
 
@@ -16,7 +23,7 @@ from cardsite.limits import spend
 MAX_AGE = 60 * 60
 
 
-def card_face(request: HttpRequest, short_id: str) -> HttpResponse:
+def card_face(request: HttpRequest, short_id: str) -> HttpResponseBase:
     card = selectors.card_get(short_id=short_id.lower())
     if card is None:
         raise Http404(f"No card {short_id!r}.")
@@ -26,7 +33,7 @@ def card_face(request: HttpRequest, short_id: str) -> HttpResponse:
     etag = f'"{path.stem.rsplit("-", 1)[-1]}"'
     wanted = parse_etags(request.headers.get("If-None-Match", ""))
     if etag in wanted or "*" in wanted:
-        response: HttpResponse = HttpResponseNotModified()
+        response: HttpResponseBase = HttpResponseNotModified()
     else:
         try:
             handle = path.open("rb")
@@ -41,7 +48,7 @@ def card_face(request: HttpRequest, short_id: str) -> HttpResponse:
     return response
 
 
-def game_back(request: HttpRequest, slug: str) -> HttpResponse:
+def game_back(request: HttpRequest, slug: str) -> HttpResponseBase:
     """The game's card back (`?landscape=1`: turned for landscape cards), as a PNG."""
     landscape = request.GET.get("landscape", "0")
     if landscape not in ("0", "1"):
@@ -59,7 +66,7 @@ def game_back(request: HttpRequest, slug: str) -> HttpResponse:
     etag = f'"{path.stem.rsplit("-", 1)[-1]}"'
     wanted = parse_etags(request.headers.get("If-None-Match", ""))
     if etag in wanted or "*" in wanted:
-        response: HttpResponse = HttpResponseNotModified()
+        response: HttpResponseBase = HttpResponseNotModified()
     else:
         response = HttpResponse(path.read_bytes(), content_type="image/png")
     response["ETag"] = etag

@@ -54,7 +54,8 @@ class CardAdminForm(forms.ModelForm):
         }
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         game = data.get("game")
         if game is None:
             return data

@@ -109,9 +109,8 @@ def provenance(*, card: Card, changes: list[CardChange] | None = None) -> dict[s
         fallback = Origin(LOADED)
     out: dict[str, Origin] = {}
     for name in card_fields(card):
-        change = newest.get(name)
-        if change is not None:
-            out[name] = _community(change)
+        if (field_change := newest.get(name)) is not None:
+            out[name] = _community(field_change)
         elif added is not None and name != "art":
             # The addition set every field it gave; one it left empty is still the card's.
             out[name] = _community(added)

@@ -1,10 +1,10 @@
-"""The card catalogue: games, their sets, factions, types, keywords and cards.
-
-A game's rules (stat schema, card types, zones) live in its fixtures/<slug>/engine.toml;
-these models hold the data, and check it against that engine.
+"""The card catalogue: games, their sets, factions, types, keywords and cards. A game's rules
+(stat schema, card types, zones) live in its engine.toml; these hold the data, checked by it.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -20,6 +20,7 @@ from cardsite.catalogue.card_fields import (
     search_columns,
 )
 from cardsite.catalogue.game_definitions import stored_engine
+from cardsite.natural_keys import depends_on
 from engines import ENGINES
 from engines.base import GameEngine, StatField
 
@@ -43,9 +44,8 @@ class Game(models.Model):
     # Of the engine.toml load_games stored (game_definitions): what Game.engine serves.
     definition_hash = models.CharField(max_length=64, blank=True, editable=False)
 
-    # Natural keys let backups (decks/backups.py, dumpdata --natural-foreign) name catalogue
-    # rows by what stays the same when the catalogue is loaded into a fresh database, where
-    # the integer keys come out different.
+    # Natural keys let backups (decks/backups/backup.py, dumpdata --natural-foreign) name rows
+    # by what stays the same in a fresh database, where the integer keys come out different.
     objects = GameManager()
 
     class Meta:
@@ -127,10 +127,9 @@ class Faction(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @depends_on("catalogue.game")
     def natural_key(self) -> tuple[str, str]:
         return (*self.game.natural_key(), self.slug)
-
-    natural_key.dependencies = ["catalogue.game"]
 
 
 class CardType(models.Model):
@@ -335,7 +334,7 @@ class Card(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def save(self, *args: object, **kwargs: object) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         from cardsite.catalogue.short_ids import short_id_candidates
         from engines.base import slugify
 
@@ -414,9 +413,9 @@ class Card(models.Model):
         if self.game_id is not None:
             if self.card_set_id and self.card_set.game_id != self.game_id:
                 errors["card_set"] = "The set belongs to another game."
-            if self.card_type_id and self.card_type.game_id != self.game_id:
+            if self.card_type is not None and self.card_type.game_id != self.game_id:
                 errors["card_type"] = "The type belongs to another game."
-            if self.rarity_id and self.rarity.game_id != self.game_id:
+            if self.rarity is not None and self.rarity.game_id != self.game_id:
                 errors["rarity"] = "The rarity belongs to another game."
             problems = self.stat_problems()
             if problems:

@@ -83,7 +83,7 @@ class SearchResult:
     personal: bool = False
 
     @property
-    def ids(self) -> QuerySet[Card]:
+    def ids(self) -> QuerySet[Card, int]:
         """The matching ids in order: page over these, then load the page with cards_in_order.
 
         Sorting narrow (name, id) rows and fetching 50 full cards by id is far cheaper than
@@ -178,7 +178,7 @@ class FoundIds:
     """A search's matching card ids in order, ready to page over, with its notes."""
 
     # A list, or for a personal search (never cached) the lazy query of ids.
-    ids: list[int] | QuerySet[Any]
+    ids: list[int] | QuerySet[Card, int]
     warnings: list[Dropped]
     name_words: list[str]
     nothing_applies: bool = False

@@ -15,6 +15,7 @@ from django.http import (
     Http404,
     HttpRequest,
     HttpResponse,
+    HttpResponseBase,
     HttpResponsePermanentRedirect,
 )
 from django.shortcuts import redirect, render
@@ -64,7 +65,9 @@ def game_detail(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def bulk_response(request: HttpRequest, path: Path, content_type: str, name: str) -> HttpResponse:
+def bulk_response(
+    request: HttpRequest, path: Path, content_type: str, name: str
+) -> HttpResponseBase:
     """`path` as a download, validated by its version (in its name) and its time: a reader
     holding this version gets a 304 and no body."""
     etag = f'"{path.stem}"'
@@ -82,7 +85,7 @@ def bulk_response(request: HttpRequest, path: Path, content_type: str, name: str
     return response
 
 
-def bulk_data(request: HttpRequest, slug: str, fmt: str) -> HttpResponse:
+def bulk_data(request: HttpRequest, slug: str, fmt: str) -> HttpResponseBase:
     """A game's whole catalogue, with where each value came from, as one file to download."""
     game = selectors.game_get(slug=slug)
     if game is None or fmt not in bulk.FORMATS:

@@ -48,7 +48,7 @@ class CollectionCard(models.Model):
     def __str__(self) -> str:
         return f"{self.owner}: {self.quantity} {self.card}"
 
-    # Backups name a row by its owner's username and its card's short id (decks/backups.py).
+    # Backups name a row by its owner's username and its card's short id (decks/backups/backup.py).
     def natural_key(self) -> tuple[str, str]:
         return (self.owner.get_username(), *self.card.natural_key())
 

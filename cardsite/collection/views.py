@@ -13,8 +13,10 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from cardsite.accounts import signed_in
 from cardsite.catalogue.models import Game
 from cardsite.collection import selectors
+from cardsite.collection.page_parts import own_page_parts
 from cardsite.collection.services import (
     CollectionImportError,
     collection_adjust,
@@ -23,7 +25,6 @@ from cardsite.collection.services import (
 )
 from cardsite.collection.services.importing import Mode
 from cardsite.collection.services.reading import MAX_IMPORT_BYTES, decode_upload
-from decks.owning import built_conflicts
 from engines.bounds import capped, more_problems
 from engines.errors import InputError
 
@@ -35,8 +36,8 @@ EXPORTS = {"txt": ("text", "text/plain"), "csv": ("csv", "text/csv")}
 def _page(request: HttpRequest, owner: object, **extra: object) -> HttpResponse:
     status = int(str(extra.pop("status", 200)))
     if extra.get("own"):
-        # The cards the viewer's built decks (their pool's) compete for.
-        extra["conflicts"] = built_conflicts(user=owner)
+        # What other apps show you about your own copies (page_parts).
+        extra.update(own_page_parts(owner))
     games = selectors.collection_totals(owner=owner)
     context = {
         "owner": owner,
@@ -63,7 +64,7 @@ def collection_home(request: HttpRequest) -> HttpResponse:
     try:
         source = {"csv": decode_upload(upload)} if upload is not None else {"text": text}
         result = collection_import(
-            owner=request.user,
+            owner=signed_in(request),
             game=form["game"] or None,
             mode=cast(Mode, form["mode"] or "add"),
             confirm_empty=bool(request.POST.get("confirm_empty")),
@@ -72,9 +73,9 @@ def collection_home(request: HttpRequest) -> HttpResponse:
     except CollectionImportError as exc:
         # The first problems and how many more: a file of 10,000 bad lines is not answered
         # with 10,000 of them.
-        shown, more = capped(exc.problems)
+        first, more = capped(exc.problems)
         problems: dict[str, object] = {
-            "problems": shown,
+            "problems": first,
             "problem_count": f"{len(exc.problems):,} problem{'s' * (len(exc.problems) != 1)}",
             "more_problems": more_problems(more) if more else "",
         }
@@ -126,7 +127,7 @@ def collection_step(request: HttpRequest, short_id: str) -> HttpResponse:
     card = selectors.card_for_collection(short_id=short_id)
     if card is None:
         raise Http404("No such card.")
-    quantity = collection_adjust(owner=request.user, card=card, delta=step)
+    quantity = collection_adjust(owner=signed_in(request), card=card, delta=step)
     back_to = request.POST.get("next", "")
     if (
         len(back_to) > MAX_NEXT_CHARS

@@ -12,6 +12,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from cardsite.accounts import signed_in
 from cardsite.api.errors import as_form_error
 from cardsite.collection.models import Pool
 from cardsite.collection.services.people import user_named
@@ -44,53 +45,55 @@ def _pool(request: HttpRequest) -> Pool:
     raw = request.POST.get("pool", "")
     if not (raw.isascii() and raw.isdigit() and len(raw) <= POOL_ID_DIGITS):
         raise InputError("pool", "No such pool.")
-    pool = invited_pool(user=request.user, pool_id=int(raw))
+    pool = invited_pool(user=signed_in(request), pool_id=int(raw))
     if pool is None:
         raise InputError("pool", "No such pool.")
     return pool
 
 
 def _share(request: HttpRequest) -> str:
-    share = collection_share(owner=request.user, reader_username=request.POST.get("username", ""))
+    share = collection_share(
+        owner=signed_in(request), reader_username=request.POST.get("username", "")
+    )
     return f"{share.reader.username} can now read your collection."
 
 
 def _unshare(request: HttpRequest) -> str:
     reader = user_named(request.POST.get("username", ""))
-    collection_unshare(owner=request.user, reader=reader)
+    collection_unshare(owner=signed_in(request), reader=reader)
     return f"{reader.username} can no longer read your collection."
 
 
 def _create(request: HttpRequest) -> str:
-    pool = pool_create(user=request.user, name=request.POST.get("name", ""))
+    pool = pool_create(user=signed_in(request), name=request.POST.get("name", ""))
     return f"Pool “{pool.name}” made: invite the others by username."
 
 
 def _invite(request: HttpRequest) -> str:
     member = pool_invite(
-        pool=_pool(request), by=request.user, username=request.POST.get("username", "")
+        pool=_pool(request), by=signed_in(request), username=request.POST.get("username", "")
     )
     return f"{member.user.username} is invited; their copies count once they accept."
 
 
 def _accept(request: HttpRequest) -> str:
-    member = pool_accept(user=request.user, pool=_pool(request))
+    member = pool_accept(user=signed_in(request), pool=_pool(request))
     return f"You joined “{member.pool.name}”: its members' collections count as yours."
 
 
 def _decline(request: HttpRequest) -> str:
     pool = _pool(request)
-    pool_decline(user=request.user, pool=pool)
+    pool_decline(user=signed_in(request), pool=pool)
     return f"Invitation to “{pool.name}” declined."
 
 
 def _decline_all(request: HttpRequest) -> str:
-    declined = pool_decline_all(user=request.user)
+    declined = pool_decline_all(user=signed_in(request))
     return f"{declined} invitation{'s' if declined != 1 else ''} declined."
 
 
 def _leave(request: HttpRequest) -> str:
-    pool_leave(user=request.user)
+    pool_leave(user=signed_in(request))
     return "You left the pool: only your own copies count as yours now."
 
 
@@ -108,9 +111,9 @@ ACTIONS: dict[str, Callable[[HttpRequest], str]] = {
 
 def _context(request: HttpRequest) -> dict[str, Any]:
     return {
-        "readers": readers_of(owner=request.user),
+        "readers": readers_of(owner=signed_in(request)),
         "shared_with": shared_with(reader=request.user),
-        "pool": pool_state(user=request.user),
+        "pool": pool_state(user=signed_in(request)),
         "max_shares": MAX_SHARES,
         "max_members": MAX_POOL_MEMBERS,
         "max_invitations_out": MAX_INVITATIONS_OUT,

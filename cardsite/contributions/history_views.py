@@ -9,6 +9,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from cardsite.accounts import signed_in
 from cardsite.catalogue import history
 from cardsite.catalogue.history import card_change_get
 from cardsite.catalogue.models import Card
@@ -59,7 +60,7 @@ def revert(request: HttpRequest, short_id: str, change: int) -> HttpResponse:
     if found is None:
         raise Http404(f"No change {change} of this card.")
     try:
-        change_revert(user=request.user, change=found)
+        change_revert(user=signed_in(request), change=found)
     except InputError as exc:
         return _page(request, card, f"Not reverted: {exc.message}.", status=400)
     if found.field == "card":
@@ -73,7 +74,7 @@ def revert(request: HttpRequest, short_id: str, change: int) -> HttpResponse:
 def confirm(request: HttpRequest, short_id: str) -> HttpResponse:
     card = _card(short_id)
     try:
-        card_confirm_as(user=request.user, card=card)
+        card_confirm_as(user=signed_in(request), card=card)
     except InputError as exc:
         return _page(request, card, f"Not confirmed: {exc.message}.", status=400)
     return _back(card)

@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
+from cardsite.accounts import signed_in
 from cardsite.catalogue.models import Card, Game
 from cardsite.contributions import forms, selectors
 from cardsite.contributions.limits import MAX_NOTE, MAX_PHOTO_BYTES, MAX_SOURCE_TEXT, spend_proposal
@@ -68,7 +69,7 @@ def propose(request: HttpRequest, game: str) -> HttpResponse:
         try:
             spend_proposal(request)
             proposal = proposal_create(
-                proposer=request.user,
+                proposer=signed_in(request),
                 game=the_game,
                 kind=kind,
                 card=card,
@@ -122,5 +123,5 @@ def notifications(request: HttpRequest) -> HttpResponse:
     """The user's notices, newest first; seeing them marks them read."""
     page = page_of(request, selectors.notifications_of(user=request.user))
     notices = list(page.object_list)
-    notifications_read(user=request.user)
+    notifications_read(user=signed_in(request))
     return render(request, "contributions/notifications.html", {"page": page, "notices": notices})

@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
+from cardsite.accounts import signed_in
 from cardsite.catalogue.models import Game
 from cardsite.contributions import selectors
 from cardsite.contributions.forms_files import posted_source
@@ -40,7 +41,7 @@ def propose_file(request: HttpRequest, game: str) -> HttpResponse:
                 raise InputError("file", "choose the card file (CSV) to propose")
             spend_proposal(request)
             proposal = file_propose(
-                curator=request.user,
+                curator=signed_in(request),
                 game=the_game,
                 upload=upload,
                 source=posted_source(request.POST),

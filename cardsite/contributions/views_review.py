@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_POST
 
+from cardsite.accounts import signed_in
 from cardsite.catalogue.services.edits import field_labels
 from cardsite.contributions import forms, selectors
 from cardsite.contributions.diffs import proposal_diff
@@ -148,7 +149,7 @@ def approve(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         proposal_approve(
             proposal=proposal,
-            reviewer=request.user,
+            reviewer=signed_in(request),
             edits=_edits_posted(proposal, request.POST),
             resolve=resolve,
         )
@@ -167,7 +168,7 @@ def reject(request: HttpRequest, pk: int) -> HttpResponse:
     proposal = _visible(request, pk)
     try:
         proposal_reject(
-            proposal=proposal, reviewer=request.user, reason=request.POST.get("reason", "")
+            proposal=proposal, reviewer=signed_in(request), reason=request.POST.get("reason", "")
         )
     except InputError as exc:
         return _detail(request, proposal, status=400, errors={exc.field: exc.message})

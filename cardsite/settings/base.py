@@ -192,7 +192,7 @@ LOGIN_REDIRECT_URL = "catalogue:home"
 LOGOUT_REDIRECT_URL = "catalogue:home"
 
 # Per process unless REDIS_URL names a Redis shared by every process (production does).
-CACHES = {
+CACHES: dict[str, dict[str, object]] = {
     "default": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "cardsite",

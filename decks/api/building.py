@@ -14,14 +14,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from decks.models import Deck
-from decks.owning import (
+from decks.reading.owning import (
     MAX_CONFLICT_DECKS_SHOWN,
     MAX_CONFLICTS_SHOWN,
     Conflict,
     built_conflicts,
     deck_missing,
 )
-from decks.selectors import deck_for_reader
+from decks.reading.selectors import deck_for_reader
 from decks.services.building import deck_build, deck_unbuild
 from engines.errors import InputError
 

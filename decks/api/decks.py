@@ -37,9 +37,9 @@ from decks.api.serializers import (
     JobSerializer,
     StaleVersionSerializer,
 )
-from decks.exports import deck_export, export_filename
+from decks.exports.text import deck_export, export_filename
 from decks.models import DELETED_KEEP_DAYS, Deck
-from decks.selectors import deck_for_reader, decks_listed
+from decks.reading.selectors import deck_for_reader, decks_listed
 from decks.services import (
     DeckConflict,
     DeckContentError,

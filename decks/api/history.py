@@ -34,7 +34,8 @@ from decks.api.history_serializers import (
 from decks.api.records import deck_etag, deck_record, version_record
 from decks.api.responses import PreconditionRequired, content_error, stale_version
 from decks.api.serializers import DeckErrorSerializer, DeckSerializer, StaleVersionSerializer
-from decks.history import (
+from decks.history.diff import CardLine, diff_states
+from decks.history.reads import (
     DifferentGames,
     deck_comparison,
     deck_versions,
@@ -42,7 +43,7 @@ from decks.history import (
     readable_variants,
 )
 from decks.models import VERSION_MAX, Deck, DeckVersion
-from decks.selectors import deck_for_reader
+from decks.reading.selectors import deck_for_reader
 from decks.services import (
     DeckChart,
     DeckConflict,
@@ -51,7 +52,6 @@ from decks.services import (
     deck_revert,
     game_snapshot,
 )
-from decks.services.diff import CardLine, diff_states
 from decks.services.history import VersionNotFound, deck_state, state_at, summary
 
 # A deck's id (its share key) as a query parameter: anything else names no deck.

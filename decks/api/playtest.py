@@ -16,7 +16,7 @@ from cardsite.api.fields import StrictIntegerField
 from cardsite.api.schema import ErrorSerializer
 from decks.api.responses import content_error
 from decks.api.serializers import DeckErrorSerializer, DeckInputSerializer
-from decks.selectors import deck_for_reader
+from decks.reading.selectors import deck_for_reader
 from decks.services import DeckContentError, intake_deck, intake_posted, resolve
 from decks.services.playtest import ActionError, playtest_session
 from engines.playtest import ACTIONS, MAX_ACTIONS, MAX_AMOUNT, MAX_SEED

@@ -17,8 +17,8 @@ from cardsite.limits import client_key
 from decks.api.jobs import job_accepted, prefers_async
 from decks.api.responses import JOB_ACCEPTED, content_error
 from decks.api.serializers import DeckErrorSerializer, DeckInputSerializer, JobSerializer
+from decks.exports.printing import SheetOrder, deck_order, list_order, options_for, print_order
 from decks.jobs import proxies_job
-from decks.printing import SheetOrder, deck_order, list_order, options_for, print_order
 from decks.proxies import (
     MAX_BACK_OFFSET,
     MAX_BLEED,
@@ -28,7 +28,7 @@ from decks.proxies import (
     SIZES,
     parse_options,
 )
-from decks.selectors import deck_for_reader
+from decks.reading.selectors import deck_for_reader
 from decks.services import DeckContentError, intake_posted, resolve
 
 SHEET_LIMIT = (

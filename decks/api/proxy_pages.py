@@ -15,10 +15,8 @@ from rest_framework.views import APIView
 
 from cardsite.limits import spend
 from decks.api.proxies import SHEET_LIMIT, SHEET_PARAMETERS
-from decks.models import Deck
-from decks.printing import deck_order, options_for
-from decks.selectors import deck_for_reader
-from decks.sheet_pages import (
+from decks.exports.printing import deck_order, options_for
+from decks.exports.sheet_pages import (
     PAGE_DIGITS,
     PAGE_DPI,
     page_count,
@@ -26,6 +24,8 @@ from decks.sheet_pages import (
     parse_page,
     sheet_page_png,
 )
+from decks.models import Deck
+from decks.reading.selectors import deck_for_reader
 
 PAGE_HEADER = "X-Page-Count"
 

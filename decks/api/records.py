@@ -13,7 +13,7 @@ from rest_framework.reverse import reverse as api_reverse
 
 from cardsite.catalogue.api.serializers import _DATETIME, card_records
 from cardsite.catalogue.versioning import catalogue_version
-from decks.history import readable_parent
+from decks.history.reads import readable_parent
 from decks.models import Deck, DeckVersion
 from decks.services import (
     Intake,

@@ -7,7 +7,7 @@ from rest_framework import serializers
 
 from cardsite.api.fields import GameSlugField, StrictCharField, StrictIntegerField
 from cardsite.api.schema import ErrorSerializer
-from decks.decklist import MAX_CODE_CHARS, MAX_QUANTITY
+from cardsite.cardlists.decklist import MAX_CODE_CHARS, MAX_QUANTITY
 from decks.models import VERSION_MAX
 from decks.services.history import NOTE_MAX
 from decks.services.intake import MAX_ENTRIES

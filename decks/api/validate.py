@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 from cardsite.api.fields import GAME_SLUG_PARAMETER
 from cardsite.catalogue.models import Game
 from decks.api.serializers import CheckResultSerializer, DeckInputSerializer, FormatSerializer
-from decks.selectors import game_formats
+from decks.reading.selectors import game_formats
 from decks.services import check, intake_posted, problem_json, resolve
 
 

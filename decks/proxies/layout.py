@@ -64,7 +64,7 @@ def parse_options(
 ) -> SheetOptions:
     """Sheet options from query parameters; a bad one raises InputError naming it.
     `back_offsets` (x, y) are used where the parameters do not give them: a user's saved
-    ones (decks.printing.options_for)."""
+    ones (decks.exports.printing.options_for)."""
     for name in params:
         if name not in OPTION_NAMES:
             raise InputError(name, f"unknown option; options are {', '.join(OPTION_NAMES)}")

@@ -1,8 +1,9 @@
 """The deck pipeline: every deck is read (intake), resolved against a snapshot of its game's
 cards (resolve), checked by its engine (validate), written (write), played (play), charted
-(charts) and its history kept (history, versions, variants, diff) here, whether it came from
+(charts) and its history kept (history, versions, variants) here, whether it came from
 the API, a page, a background job or the command line."""
 
+from cardsite.cardlists.snapshot import GameSnapshot, SnapCard, game_snapshot
 from decks.services.charts import ChartSeries, DeckChart, deck_charts, goldfish_charts
 from decks.services.intake import (
     Intake,
@@ -34,7 +35,6 @@ from decks.services.resolve import (
     ResolvedEntry,
     resolve,
 )
-from decks.services.snapshot import GameSnapshot, SnapCard, game_snapshot
 from decks.services.summary import SummaryRow, SummaryTable, summary_table
 from decks.services.validate import CheckResult, check, format_for, legality, problem_json
 from decks.services.variants import deck_branch, deck_fork

@@ -2,8 +2,8 @@
 pooled), so its copies are taken and other built decks compete with it for them.
 
 Building records intent, never a check: a deck is built however short the collection is, and
-the shortfall shows as conflicts (decks.owning.built_conflicts). Neither write is a change to
-the deck's cards, so neither makes a version or touches its update time.
+the shortfall shows as conflicts (decks.reading.owning.built_conflicts). Neither write is a
+change to the deck's cards, so neither makes a version or touches its update time.
 
 MAX_BUILT_DECKS holds on every path that makes a deck built again (building, restoring a
 deleted deck, restoring a backup): each counts through built_counts_locked, which locks the
@@ -14,8 +14,8 @@ first. Forks and reverts never carry `built_at` over: a copy or an older version
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
@@ -29,7 +29,7 @@ from engines.errors import InputError
 MAX_BUILT_DECKS = 100
 
 
-def _own(deck: Deck, user: Any, verb: str) -> None:
+def _own(deck: Deck, user: User, verb: str) -> None:
     if deck.owner_id != getattr(user, "pk", None) or deck.deleted_at is not None:
         raise InputError("deck", f"Only the deck's owner may {verb} it.")
 
@@ -45,7 +45,7 @@ def built_counts_locked(*, owner_ids: Iterable[int]) -> dict[int, int]:
     return {owner_id: counts.get(owner_id, 0) for owner_id in ids}
 
 
-def deck_build(*, deck: Deck, user: Any) -> Deck:
+def deck_build(*, deck: Deck, user: User) -> Deck:
     """Mark `deck` built by its owner `user` (already built: unchanged). InputError naming
     `deck` for anyone else, or naming the limit past MAX_BUILT_DECKS built decks."""
     _own(deck, user, "build")
@@ -63,7 +63,7 @@ def deck_build(*, deck: Deck, user: Any) -> Deck:
     return deck
 
 
-def deck_unbuild(*, deck: Deck, user: Any) -> Deck:
+def deck_unbuild(*, deck: Deck, user: User) -> Deck:
     """Mark `deck` no longer built, freeing its copies for the owner's other decks."""
     _own(deck, user, "unbuild")
     Deck.objects.filter(pk=deck.pk).update(built_at=None)

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db.models import Subquery
 
 from decks.models import Deck, DeckVersion
@@ -103,7 +104,7 @@ def record_version(
     *,
     deck: Deck,
     number: int,
-    author: Any,
+    author: User | None,
     note: str = "",
     before: DeckState | None,
     after: DeckState | None = None,

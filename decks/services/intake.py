@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from decks.decklist import (
+from cardsite.cardlists.decklist import (
     CODE_PREFIX,
     MAX_LINES,
     MAX_QUANTITY,

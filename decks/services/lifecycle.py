@@ -1,6 +1,6 @@
 """A deck's end: deleted softly, restorable by its owner for DELETED_KEEP_DAYS, then purged.
 
-Deleting only stamps `deleted_at`; every reader (decks.selectors) looks past such a deck, so
+Deleting only stamps `deleted_at`; every reader (decks.reading.selectors) looks past such a deck, so
 it is gone from pages, lists and the API at once, and restoring it brings it back unchanged
 (same link, same version). Purging removes the row, its entries and its rendered images.
 """
@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import shutil
 from datetime import datetime, timedelta
-from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from decks.images import deck_images_folder
+from decks.exports.images import deck_images_folder
 from decks.models import DELETED_KEEP_DAYS, Deck
+from decks.public.versioning import decks_changed
 from decks.services.building import MAX_BUILT_DECKS, built_counts_locked
-from decks.versioning import decks_changed
 from engines.errors import InputError
 
 # Decks removed per transaction by a purge: a backlog of thousands never holds one long lock.
@@ -34,7 +34,7 @@ def deck_delete(*, deck: Deck) -> None:
     decks_changed()
 
 
-def deck_restore(*, deck: Deck, owner: Any, now: datetime | None = None) -> Deck:
+def deck_restore(*, deck: Deck, owner: User, now: datetime | None = None) -> Deck:
     """Bring back a deck `owner` deleted less than DELETED_KEEP_DAYS ago. Raises InputError
     naming `deck` for someone else's deck or one deleted too long ago.
 

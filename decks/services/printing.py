@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import math
 from decimal import Decimal
-from typing import Any
+
+from django.contrib.auth.models import User
 
 from decks.models import PrintProfile
 from decks.proxies import MAX_BACK_OFFSET
@@ -21,7 +22,7 @@ def _tenths(value: float, name: str) -> Decimal:
     return Decimal(f"{value:.1f}") + 0
 
 
-def print_profile_set(*, user: Any, back_offset_x: float, back_offset_y: float) -> PrintProfile:
+def print_profile_set(*, user: User, back_offset_x: float, back_offset_y: float) -> PrintProfile:
     """Save `user`'s back offsets (mm, right and up positive, each within MAX_BACK_OFFSET,
     kept to 0.1 mm). Raises InputError naming the offset out of range; nothing is saved then."""
     x = _tenths(float(back_offset_x), "back_offset_x")

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from cardsite.cardlists.snapshot import FactionRef, GameSnapshot, SnapCard, game_snapshot
 from cardsite.catalogue.models import Card
 from cardsite.catalogue.search import names
 from cardsite.catalogue.search.text import fold
 from decks.services.intake import Intake, RequestedCard
-from decks.services.snapshot import FactionRef, GameSnapshot, SnapCard, game_snapshot
 from engines.bounds import capped, more_problems
 from engines.errors import InputError
 from engines.rules import DeckCard, Problem, Severity, infer_faction

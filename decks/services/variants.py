@@ -5,14 +5,14 @@ Both are decks of their own that remember the deck and the version they branched
 
 from __future__ import annotations
 
-from typing import Any
+from django.contrib.auth.models import User
 
 from decks.models import Deck
 from decks.services.intake import intake_deck
 from decks.services.write import NAME_MAX, deck_create
 
 
-def deck_branch(*, deck: Deck, owner: Any, name: str | None = None, note: str = "") -> Deck:
+def deck_branch(*, deck: Deck, owner: User, name: str | None = None, note: str = "") -> Deck:
     """A variant of `deck` owned by `owner`, with its cards and settings as they are now.
 
     A variant of one's own deck keeps its visibility (a public deck's "vs. aggro" is meant
@@ -32,7 +32,7 @@ def deck_branch(*, deck: Deck, owner: Any, name: str | None = None, note: str = 
     )
 
 
-def deck_fork(*, deck: Deck, owner: Any) -> Deck:
+def deck_fork(*, deck: Deck, owner: User) -> Deck:
     """A private copy of a deck someone can read, owned by `owner`: a variant by another
     name."""
     return deck_branch(deck=deck, owner=owner)

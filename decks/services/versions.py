@@ -3,9 +3,10 @@ its planned cards, and annotating a version. Nothing here rewrites a version's c
 
 from __future__ import annotations
 
-from typing import Any
+from django.contrib.auth.models import User
 
-from decks.decklist import MAX_QUANTITY
+from cardsite.cardlists.decklist import MAX_QUANTITY
+from cardsite.cardlists.snapshot import game_snapshot
 from decks.models import Deck, DeckVersion
 from decks.services.history import (
     REVERTED_SETTINGS,
@@ -16,12 +17,11 @@ from decks.services.history import (
     state_at,
 )
 from decks.services.intake import bounded
-from decks.services.snapshot import game_snapshot
 from decks.services.write import deck_update
 from engines.errors import InputError
 
 
-def deck_revert(*, deck: Deck, expected_version: int | None, version: int, author: Any) -> Deck:
+def deck_revert(*, deck: Deck, expected_version: int | None, version: int, author: User) -> Deck:
     """A new version equal to version `version` in its cards, planned cards and settings
     (not its visibility). VersionNotFound if it was never kept; DeckConflict as deck_update;
     DeckContentError if a card it held has since left the catalogue."""
@@ -40,7 +40,7 @@ def deck_revert(*, deck: Deck, expected_version: int | None, version: int, autho
 
 
 def deck_move_card(
-    *, deck: Deck, expected_version: int | None, card: str, to_maybe: bool, author: Any
+    *, deck: Deck, expected_version: int | None, card: str, to_maybe: bool, author: User
 ) -> Deck:
     """Move every copy of a card from the deck to its planned cards, or back into the deck
     (in the zone its type puts it), as one version. InputError, writing nothing, for a card

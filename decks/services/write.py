@@ -11,14 +11,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from cardsite.cardlists.decklist import MAX_QUANTITY
+from cardsite.cardlists.snapshot import game_snapshot
 from cardsite.catalogue.models import Game
 from cardsite.catalogue.search.text import fold
-from decks.decklist import MAX_QUANTITY
 from decks.models import Deck, DeckEntry, MaybeEntry
+from decks.public.versioning import decks_changed
 from decks.services.history import (
     MAYBE,
     DeckState,
@@ -30,9 +33,7 @@ from decks.services.history import (
 )
 from decks.services.intake import Intake, bounded, intake_deck, intake_quantity
 from decks.services.resolve import ResolvedDeck, resolve
-from decks.services.snapshot import game_snapshot
 from decks.services.validate import format_for
-from decks.versioning import decks_changed
 from engines.errors import InputError
 
 NAME_MAX = 120
@@ -132,7 +133,7 @@ def _unchanged(deck: Deck, version: int) -> Deck:
 
 def deck_create(
     *,
-    owner: Any,
+    owner: User,
     game: Game,
     format_slug: str,
     name: str,
@@ -185,7 +186,7 @@ def deck_update(
     changes: dict[str, Any],
     intake: Intake | None = None,
     maybe: dict[str, int] | None = None,
-    author: Any = None,
+    author: User | None = None,
     note: str = "",
 ) -> Deck:
     """Apply `changes` (name, description, visibility, format, faction) and, when given, new
@@ -266,7 +267,7 @@ def deck_set_quantity(
     zone: str | None = None,
     step: int = 0,
     quantity: int | None = None,
-    author: Any = None,
+    author: User | None = None,
 ) -> Deck:
     """Change one card's quantity by `step`, or set it to `quantity` (0 takes it out), only if
     the deck is still at `expected_version` (None: whatever it is now). The zone MAYBE is the

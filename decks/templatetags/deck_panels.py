@@ -1,6 +1,7 @@
 """What the catalogue's pages show about decks, drawn by the decks app: a game's formats, with
 the values the site sets for them. The catalogue app imports nothing from decks; its templates
-load these tags. (A card's public decks are a card page part instead: decks/card_decks.py.)"""
+load these tags. (A card's public decks are a card page part instead:
+decks/public/card_decks.py.)"""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 from django import template
 
 from cardsite.catalogue.models import Game
-from decks.selectors import game_formats
+from decks.reading.selectors import game_formats
 
 register = template.Library()
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from cardsite.catalogue.faces import face_version
 from cardsite.catalogue.models import Card
-from decks.images import image_digest
+from decks.exports.images import image_digest
 from decks.models import Deck, DeckEntry
 
 # Bump whenever the sheet's drawing changes (filter, quality, layout), so every digest changes.
@@ -105,7 +105,7 @@ def tts_plan(deck: Deck) -> TtsPlan:
         .select_related("card__game", "card__card_type", "card__card_set", "card__rarity")
         .prefetch_related("card__subtypes", "card__factions", "card__keywords")
     )
-    # The deck's order, as every export has it (decks/exports.py): zone, then card name.
+    # The deck's order, as every export has it (decks/exports/text.py): zone, then card name.
     entries.sort(key=lambda e: (e.zone, e.card.name))
     engine = deck.game.engine
     landscape_types = set(engine.face.landscape_types)

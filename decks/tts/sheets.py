@@ -11,7 +11,7 @@ fetches every image of a save at once, moments after it is loaded, shows a faile
 any answer but the image and never asks again, so a sheet URL in a save must already be a
 file. The drawing is the faces drawer's (cardsite/catalogue/faces/ahead.py: one thread per
 process), the request only waits for it, at most a few seconds. Sheets are kept per deck
-under its pictures folder (decks/images.py, never served as media files), named by their
+under its pictures folder (decks/exports/images.py, never served as media files), named by their
 digest: the current plan's sheets and the newest few before them.
 """
 
@@ -38,7 +38,7 @@ from cardsite.catalogue.faces.ahead import (
 )
 from cardsite.catalogue.faces.cache import SCALE_FILTER, face_path, scale_face, scaled_path
 from cardsite.files import write_atomically
-from decks.images import image_path, keep_newest, kept_image
+from decks.exports.images import image_path, keep_newest, kept_image
 from decks.tts.plan import Sheet
 
 log = logging.getLogger(__name__)

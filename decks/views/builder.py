@@ -12,12 +12,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from cardsite.accounts import signed_in
 from cardsite.api.errors import as_form_error
 from cardsite.catalogue.models import Game
 from cardsite.catalogue.search.query import QuerySyntaxError
 from cardsite.catalogue.selectors import card_search, cards_in_order
 from decks.models import Deck
-from decks.selectors import deck_card_counts, planned_cards
+from decks.reading.selectors import deck_card_counts, planned_cards
 from decks.services import (
     DeckConflict,
     DeckContentError,
@@ -110,7 +111,7 @@ def deck_new(request: HttpRequest) -> HttpResponse:
         if game is None:
             raise InputError("game_format", "Choose a game and format.")
         deck = deck_create(
-            owner=request.user,
+            owner=signed_in(request),
             game=game,
             format_slug=fmt,
             name=request.POST.get("name", ""),
@@ -140,7 +141,7 @@ def deck_edit(request: HttpRequest, deck_id: str) -> HttpResponse:
     if choices.q:
         try:
             found = card_search(text=choices.q, game=deck.game.slug, viewer=request.user)
-            cards = cards_in_order(list(found.ids[:BUILDER_RESULTS]))
+            cards = cards_in_order(found.ids[:BUILDER_RESULTS])
             context["warnings"] = found.warnings
         except QuerySyntaxError as exc:
             context["search_error"] = str(exc)
@@ -241,4 +242,4 @@ def deck_import(request: HttpRequest, deck_id: str) -> HttpResponse:
 @require_POST
 def deck_fork_view(request: HttpRequest, deck_id: str) -> HttpResponse:
     deck = readable_or_404(request, deck_id)
-    return redirect("decks:edit", deck_fork(deck=deck, owner=request.user).share_key)
+    return redirect("decks:edit", deck_fork(deck=deck, owner=signed_in(request)).share_key)

@@ -12,10 +12,11 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
+from cardsite.accounts import signed_in
 from cardsite.api.errors import as_form_error
-from decks.exports import export_filename
+from decks.exports.text import export_filename
 from decks.models import Deck
-from decks.owning import NO_CONFLICTS, built_conflicts, deck_missing, missing_text
+from decks.reading.owning import NO_CONFLICTS, built_conflicts, deck_missing, missing_text
 from decks.services.building import deck_build, deck_unbuild
 from decks.views.common import owned_or_404, readable_or_404
 from decks.views.exports import attachment
@@ -67,7 +68,7 @@ def deck_build_view(request: HttpRequest, deck_id: str) -> HttpResponse:
     if write is None:
         return HttpResponse("action is build or unbuild.\n", status=400, content_type="text/plain")
     try:
-        write(deck=deck, user=request.user)
+        write(deck=deck, user=signed_in(request))
     except InputError as exc:
         return HttpResponse(as_form_error(exc) + "\n", status=400, content_type="text/plain")
     return redirect(back + "#collection")

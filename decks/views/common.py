@@ -9,14 +9,14 @@ from django.http import Http404, HttpRequest
 from django.urls import reverse
 from django.utils import timezone
 
-from decks.exports import deck_code, deck_text
-from decks.history_pages import versions_kept
+from decks.exports.text import deck_code, deck_text
+from decks.history.pages import versions_kept
+from decks.history.variants import variant_count
 from decks.models import Deck
-from decks.selectors import deck_for_reader
+from decks.reading.selectors import deck_for_reader
 from decks.services import ResolvedDeck, intake_deck, resolve
 from decks.tts import tts_file_path
 from decks.tts.links import LINK_HOURS
-from decks.variants import variant_count
 
 
 def readable_or_404(request: HttpRequest, deck_id: str) -> Deck:

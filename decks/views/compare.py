@@ -10,9 +10,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods
 
-from decks.history import DifferentGames
+from decks.history.reads import DifferentGames
+from decks.history.variants import picker_decks, side_by_side
 from decks.models import Deck
-from decks.variants import picker_decks, side_by_side
 from decks.views.common import readable_or_404
 from engines.errors import InputError
 

@@ -8,7 +8,7 @@ from urllib.parse import quote
 from django.http import Http404, HttpRequest, HttpResponse
 from django.views.decorators.http import require_safe
 
-from decks.exports import deck_export, export_filename
+from decks.exports.text import deck_export, export_filename
 from decks.views.common import readable_or_404
 
 TYPES = {"txt": "text/plain; charset=utf-8", "json": "application/json"}

@@ -6,8 +6,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 
-from decks import finding
-from decks.selectors import public_deck_listing
+from decks.reading import finding
+from decks.reading.selectors import public_deck_listing
 from engines.errors import InputError
 
 LIMITS = {"q": finding.Q_MAX, "card": finding.CARD_MAX}

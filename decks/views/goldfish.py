@@ -14,7 +14,7 @@ from cardsite.api.errors import as_form_error
 from cardsite.limits import client_key, throttle_page
 from decks.jobs import goldfish_job
 from decks.models import Job
-from decks.selectors import job_for_reader
+from decks.reading.selectors import job_for_reader
 from decks.services import (
     ResolvedDeck,
     SampleHand,
@@ -138,10 +138,11 @@ def _simulate(
         format_slug=context["deck"].format,
         policy=policy_from_form(resolved.snapshot.engine, request.GET),
     )
-    run = {"runs": runs, "seed": seed, "policy": policy}
     job = goldfish_job(
         resolved=resolved,
-        **run,
+        runs=runs,
+        seed=seed,
+        policy=policy,
         owner=request.user,
         client=client_key(request),
         deck_key=context["deck"].share_key,
@@ -149,7 +150,9 @@ def _simulate(
     )
     if job is not None:
         return redirect(job)
-    result = goldfish_run(resolved=resolved, **run, max_runs=context["max_runs"])
+    result = goldfish_run(
+        resolved=resolved, runs=runs, seed=seed, policy=policy, max_runs=context["max_runs"]
+    )
     context.update(_shown(result, resolved, policy))
     return None
 

@@ -12,12 +12,18 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from cardsite.accounts import signed_in
 from cardsite.api.errors import as_form_error
-from decks.history_pages import history_page, page_of, read_number, read_version, side_by_side
+from decks.history.pages import history_page, page_of, read_number, read_version, side_by_side
 from decks.models import Deck
 from decks.services import DeckConflict, DeckContentError, deck_revert, version_annotate
 from decks.services.history import NOTE_MAX, VersionNotFound
-from decks.views.common import owned_or_404, readable_or_404, tabs_context, version_in
+from decks.views.common import (
+    owned_or_404,
+    readable_or_404,
+    tabs_context,
+    version_in,
+)
 from engines.errors import InputError
 
 
@@ -82,7 +88,10 @@ def deck_revert_view(request: HttpRequest, deck_id: str) -> HttpResponse:
     try:
         number = read_version(request.POST.get("number"), "number")
         reverted = deck_revert(
-            deck=deck, expected_version=version_in(request), version=number, author=request.user
+            deck=deck,
+            expected_version=version_in(request),
+            version=number,
+            author=signed_in(request),
         )
     except InputError as exc:
         return _history(request, deck, status=400, error=as_form_error(exc))

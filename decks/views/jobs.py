@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 
 from decks.jobs import job_read
 from decks.models import Job
-from decks.selectors import deck_for_reader
+from decks.reading.selectors import deck_for_reader
 
 
 def _job(request: HttpRequest, key: str) -> Job:
@@ -32,7 +32,7 @@ def job_detail(request: HttpRequest, key: str) -> HttpResponse:
     return render(request, "decks/job.html", context)
 
 
-def job_result(request: HttpRequest, key: str) -> HttpResponse:
+def job_result(request: HttpRequest, key: str) -> HttpResponseBase:
     job = _job(request, key)
     if job.status != Job.Status.DONE or not job.result:
         return redirect(job)

@@ -10,11 +10,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from cardsite.accounts import signed_in
 from cardsite.api.errors import as_form_error
-from decks.selectors import decks_deleted, decks_listed, deleted_deck_of
+from decks.history.variants import with_parents
+from decks.reading.selectors import decks_deleted, decks_listed, deleted_deck_of
 from decks.services import deck_delete, deck_restore
 from decks.services.building import MAX_BUILT_DECKS
-from decks.variants import with_parents
 from decks.views.common import owned_or_404
 from engines.errors import InputError
 
@@ -66,7 +67,7 @@ def deck_restore_view(request: HttpRequest, deck_id: str) -> HttpResponse:
     deck = deleted_deck_of(deck_id=deck_id, user=request.user) or owned_or_404(request, deck_id)
     was_built = deck.built_at is not None
     try:
-        deck_restore(deck=deck, owner=request.user)
+        deck_restore(deck=deck, owner=signed_in(request))
     except InputError as exc:
         return render(
             request, "decks/mine.html", _mine(request, error=as_form_error(exc)), status=400

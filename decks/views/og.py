@@ -8,7 +8,7 @@ from django.views.decorators.http import require_safe
 
 from cardsite.limits import spend
 from decks.models import Deck
-from decks.og import og_png
+from decks.public.og import og_png
 from decks.services import intake_deck, resolve
 from decks.views.common import readable_or_404
 

@@ -9,13 +9,13 @@ from django.shortcuts import redirect, render
 
 from cardsite.api.errors import as_form_error
 from cardsite.limits import client_key, throttle_page
+from decks.exports.printing import deck_order, options_for, print_order
+from decks.history.variants import lineage
 from decks.jobs import proxies_job
-from decks.presenters import deck_meta
-from decks.printing import deck_order, options_for, print_order
-from decks.selectors import planned_cards
+from decks.public.description import deck_description, description_summary
+from decks.public.presenters import deck_meta
+from decks.reading.selectors import planned_cards
 from decks.services import ResolvedEntry, check, deck_charts, intake_deck, legality, resolve
-from decks.services.describe import deck_description, description_summary
-from decks.variants import lineage
 from decks.views.building import collection_context
 from decks.views.common import export_context, readable_or_404, tabs_context
 from engines.errors import InputError

@@ -22,10 +22,10 @@ from django.utils.safestring import SafeString, mark_safe
 
 from cardsite.catalogue.models import Card
 from cardsite.collection.selectors import own_quantities
-from decks.exports import deck_code
+from decks.exports.text import deck_code
 from decks.models import Deck
-from decks.owning import owned_by_short_id
-from decks.selectors import PlannedCard, planned_cards
+from decks.reading.owning import owned_by_short_id
+from decks.reading.selectors import PlannedCard, planned_cards
 from decks.services import (
     CheckResult,
     ResolvedEntry,

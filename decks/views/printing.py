@@ -15,11 +15,12 @@ from django.utils.cache import patch_cache_control
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_safe
 
+from cardsite.accounts import signed_in
 from cardsite.api.errors import as_form_error
 from cardsite.limits import spend
 from cardsite.theme import MAX_NEXT_CHARS
 from decks.proxies import MAX_BACK_OFFSET, PAPERS, back_offset, calibration_sheet
-from decks.selectors import saved_back_offsets
+from decks.reading.selectors import saved_back_offsets
 from decks.services.printing import print_profile_set
 from engines.errors import InputError
 
@@ -81,7 +82,7 @@ def printing_profile(request: HttpRequest) -> HttpResponse:
         return render(request, "decks/printing.html", context)
     try:
         x, y = (back_offset(request.POST.get(name, ""), name) for name in OFFSETS)
-        print_profile_set(user=request.user, back_offset_x=x, back_offset_y=y)
+        print_profile_set(user=signed_in(request), back_offset_x=x, back_offset_y=y)
     except InputError as exc:
         context.update(
             error=f"{exc.field}: {as_form_error(exc)}",

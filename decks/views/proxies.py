@@ -15,9 +15,9 @@ from django.views.decorators.http import require_safe
 
 from cardsite.api.errors import as_form_error
 from cardsite.limits import spend
+from decks.exports.preview import PREVIEW_DPI, preview_png
+from decks.exports.printing import deck_order, options_for, order_cards
 from decks.models import Deck
-from decks.preview import PREVIEW_DPI, preview_png
-from decks.printing import deck_order, options_for, order_cards
 from decks.proxies import (
     MAX_BACK_OFFSET,
     MAX_BLEED,
@@ -28,7 +28,7 @@ from decks.proxies import (
     SheetOptions,
     pages_for,
 )
-from decks.selectors import saved_back_offsets
+from decks.reading.selectors import saved_back_offsets
 from decks.tts import tts_file_path
 from decks.views.common import readable_or_404
 from decks.views.proxy_pages import png_page_links, png_pages_url

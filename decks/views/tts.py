@@ -21,9 +21,9 @@ from django.views.decorators.http import require_safe
 
 from cardsite.catalogue.faces.ahead import Allowance
 from cardsite.limits import grant, spend
-from decks.exports import export_filename
+from decks.exports.text import export_filename
 from decks.models import Deck
-from decks.selectors import deck_for_link
+from decks.reading.selectors import deck_for_link
 from decks.tts import DIGEST, SheetsNotReady, link_is_valid, tts_export, tts_sheet
 from decks.views.exports import attachment
 

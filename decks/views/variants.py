@@ -11,10 +11,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from cardsite.api.errors import as_form_error
+from decks.history.variants import variant_page
 from decks.models import Deck
 from decks.services import deck_branch
 from decks.services.write import NAME_MAX
-from decks.variants import variant_page
 from decks.views.common import readable_or_404, tabs_context
 from engines.errors import InputError
 

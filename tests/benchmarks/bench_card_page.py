@@ -141,7 +141,7 @@ def main() -> None:
             print(f"card page, warm: {calls:,.0f} Python function calls a request")
         print(_report(f"card page, warm, {len(urls)} cards", run()))
         try:
-            from decks.versioning import bump_public_decks_version
+            from decks.public.versioning import bump_public_decks_version
         except ImportError:
             return
         print(_report("card page, deck list rebuilt each time", run(bump_public_decks_version)))

@@ -26,7 +26,7 @@ def main() -> None:
 
     from cardsite.catalogue.faces.back import back_file
     from cardsite.catalogue.models import Card
-    from decks.printing import proxy_card
+    from decks.exports.printing import proxy_card
     from decks.proxies import Sheet, SheetOptions, _qr_matrix, _register_fonts, render_sheet
 
     call_command("migrate", verbosity=0)
@@ -56,7 +56,7 @@ def main() -> None:
             "http://127.0.0.1:8000/decks/x/",
             proxies[:count],
             options,
-            # A sheet with backs prints a game's card back, as decks.printing gives it.
+            # A sheet with backs prints a game's card back, as decks.exports.printing gives it.
             back_image=back_file(cards[0].game.slug) if options.backs else None,
         )
         timings, pdf = [], b""

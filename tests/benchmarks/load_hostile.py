@@ -13,9 +13,9 @@ from load_mix import JSON, UNIQUE, VALIDATE, Kind, Request
 
 
 def _deck_code(game: str, fmt: str, entries: list[list[Any]], inflated: int) -> str:
-    """A deck code (decks/decklist.py's format) whose JSON is padded with spaces to inflate to
-    `inflated` bytes: decode_code reads only the keys it knows."""
-    from decks.decklist import CODE_PREFIX
+    """A deck code (cardsite/cardlists/decklist.py's format) whose JSON is padded with spaces
+    to inflate to `inflated` bytes: decode_code reads only the keys it knows."""
+    from cardsite.cardlists.decklist import CODE_PREFIX
 
     body = json.dumps({"g": game, "f": fmt, "c": None, "e": entries}).encode()
     body = body[:-1] + b', "pad": "' + b" " * (inflated - len(body) - 11) + b'"}'
@@ -31,9 +31,9 @@ def hostile_kinds(*, owner: Any, decklist: dict[str, Any], goldfish: bool) -> li
     from rest_framework.authtoken.models import Token
 
     from cardsite.api.parsers import MAX_JSON_DEPTH
+    from cardsite.cardlists.decklist import MAX_CODE_BYTES, MAX_CODE_CHARS
     from cardsite.catalogue.models import Card
     from decks.api.serializers import DeckInputSerializer
-    from decks.decklist import MAX_CODE_BYTES, MAX_CODE_CHARS
     from decks.services.intake import MAX_LINES
     from decks.services.resolve import MAX_SUGGESTED
     from engines import get_engine

@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from playwright.sync_api import expect
 
 from cardsite.catalogue.models import Card, Game
-from decks.exports import deck_export
+from decks.exports.text import deck_export
 from decks.services import Intake, RequestedCard, deck_create
 from tests.browser.conftest import delete_committed, sign_in
 

@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 
 from cardsite.catalogue.documents import DocumentError
 from cardsite.catalogue.models import Card
-from decks.backups import check_backup, read_backup, restore_backup
+from decks.backups.backup import check_backup, read_backup, restore_backup
 from decks.models import Deck, DeckVersion, MaybeEntry
 from decks.services.history import state_at
 from tests.decks import test_backups

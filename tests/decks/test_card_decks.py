@@ -8,8 +8,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from cardsite.catalogue.models import Card, Game
-from decks.card_decks import SHOWN
 from decks.models import Deck
+from decks.public.card_decks import SHOWN
 from decks.services import Intake, RequestedCard, deck_create, deck_delete, deck_update
 
 pytestmark = pytest.mark.django_db

@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 from cardsite.catalogue.models import Card, Game
 from cardsite.collection.models import Pool, PoolMember
 from decks.models import Deck, DeckEntry
-from decks.owning import MAX_CONFLICT_DECKS_SHOWN, MAX_CONFLICTS_SHOWN, built_conflicts
+from decks.reading.owning import MAX_CONFLICT_DECKS_SHOWN, MAX_CONFLICTS_SHOWN, built_conflicts
 from decks.services import Intake, RequestedCard, deck_create
 from decks.services.building import deck_build
 

@@ -12,7 +12,7 @@ from django.utils import timezone
 from cardsite.catalogue.models import Card, Game
 from cardsite.collection.models import CollectionCard, Pool, PoolMember
 from decks.models import Deck
-from decks.owning import built_conflicts, deck_missing, missing_text
+from decks.reading.owning import built_conflicts, deck_missing, missing_text
 from decks.services import Intake, RequestedCard, deck_create
 from decks.services.building import MAX_BUILT_DECKS, deck_build, deck_unbuild
 from engines.errors import InputError

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from decks.decklist import (
+from cardsite.cardlists.decklist import (
     DeckCodeError,
     ExportEntry,
     decode_code,

@@ -14,7 +14,7 @@ from django.test import Client
 from django.utils import timezone
 
 from cardsite.catalogue.models import Card, Game
-from decks import jobs
+from decks.jobs import running as jobs
 from decks.models import Job
 from decks.services import Intake, RequestedCard, deck_create
 from engines import get_engine

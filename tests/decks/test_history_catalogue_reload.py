@@ -10,7 +10,8 @@ from django.core.management import call_command
 
 from cardsite.catalogue.models import Card, Game
 from cardsite.catalogue.versioning import catalogue_version
-from decks.history import deck_versions, first_kept, version_views
+from decks.history.diff import diff_states
+from decks.history.reads import deck_versions, first_kept, version_views
 from decks.models import DeckVersion
 from decks.services import (
     DeckContentError,
@@ -22,7 +23,6 @@ from decks.services import (
     deck_update,
     game_snapshot,
 )
-from decks.services.diff import diff_states
 from decks.services.history import MAYBE, state_at
 
 pytestmark = pytest.mark.django_db

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from decks.history_pages import NUMBER_MAX
+from decks.history.pages import NUMBER_MAX
 from decks.services import (
     deck_update,
 )

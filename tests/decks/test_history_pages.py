@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from cardsite.catalogue.models import Card, Game
-from decks.history_pages import NUMBER_MAX, PER_PAGE
+from decks.history.pages import NUMBER_MAX, PER_PAGE
 from decks.models import VERSION_MAX, Deck, DeckVersion
 from decks.services import (
     Intake,
@@ -433,7 +433,7 @@ def test_a_page_of_twenty_versions_costs_the_same_queries_as_a_page_of_three(cli
 
 
 def test_a_pages_versions_are_rebuilt_exactly_as_each_version_alone(owner):
-    from decks.history_pages import states_of
+    from decks.history.pages import states_of
 
     picked = cards(3)
     deck = new_deck(owner, picked[:1])

@@ -15,9 +15,9 @@ from pypdf import PdfReader
 from rest_framework.test import APIClient
 
 from cardsite.catalogue.models import Card, Game
+from decks.exports.printing import list_order
 from decks.jobs import Progress, job_purge_expired, job_run, job_submit
 from decks.models import Job
-from decks.printing import list_order
 from decks.proxies import SheetOptions
 from decks.services import Intake, RequestedCard, deck_create
 from engines import get_engine

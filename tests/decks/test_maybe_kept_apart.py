@@ -6,13 +6,13 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
+from cardsite.cardlists.decklist import MAX_QUANTITY
 from cardsite.catalogue.documents import DocumentError
 from cardsite.catalogue.models import Card, Game
-from decks.backups import read_backup, restore_backup
-from decks.decklist import MAX_QUANTITY
-from decks.exports import deck_export
+from decks.backups.backup import read_backup, restore_backup
+from decks.exports.printing import deck_order, order_cards
+from decks.exports.text import deck_export
 from decks.models import Deck
-from decks.printing import deck_order, order_cards
 from decks.proxies import SheetOptions
 from decks.services import (
     Intake,

@@ -11,8 +11,8 @@ from PIL import Image
 
 from cardsite.catalogue.models import Card, Game
 from cardsite.seo import DESCRIPTION_CHARS
-from decks.images import deck_images_folder
-from decks.og import KEY_CARDS, OG_SIZE, key_cards
+from decks.exports.images import deck_images_folder
+from decks.public.og import KEY_CARDS, OG_SIZE, key_cards
 from decks.services import (
     Intake,
     RequestedCard,

@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 from cardsite.catalogue.models import Card, Game
 from cardsite.collection.models import CollectionCard, Pool, PoolMember
 from decks.models import Deck
-from decks.owning import built_conflicts
+from decks.reading.owning import built_conflicts
 from decks.services import Intake, RequestedCard, deck_create
 from decks.services.building import deck_build
 

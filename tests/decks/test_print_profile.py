@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 from cardsite.catalogue.models import Card, Game
 from decks.models import PrintProfile
 from decks.proxies import MM
-from decks.selectors import saved_back_offsets
+from decks.reading.selectors import saved_back_offsets
 from decks.services import Intake, RequestedCard, deck_create, print_profile_set
 from engines.errors import InputError
 from tests.decks.pdf_marks import marks

@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 
 from cardsite.catalogue.faces.back import back_file, game_url
 from cardsite.catalogue.models import Card, Game
-from decks.printing import deck_order, print_order
+from decks.exports.printing import deck_order, print_order
 from decks.proxies import MAX_BACK_OFFSET, MM, SheetOptions, layout, parse_options
 from decks.services import Intake, RequestedCard, deck_create
 from engines import ENGINES, get_engine

@@ -12,10 +12,10 @@ from PIL import Image, ImageChops
 from rest_framework.test import APIClient
 
 from cardsite.catalogue.models import Card, Game
-from decks.images import deck_images_folder
+from decks.exports.images import deck_images_folder
+from decks.exports.sheet_pages import KIND, PAGE_DPI
 from decks.proxies import MAX_SHEET_CARDS, lead_pages, parse_options
 from decks.services import Intake, RequestedCard, deck_create, deck_update
-from decks.sheet_pages import KIND, PAGE_DPI
 from tests.documentation import docs_text
 
 pytestmark = pytest.mark.django_db

@@ -11,8 +11,8 @@ from django.test import Client
 from PIL import Image, ImageChops
 
 from cardsite.catalogue.models import Card, Game
-from decks.images import deck_images_folder
-from decks.preview import PREVIEW_DPI, PREVIEW_KEEP
+from decks.exports.images import deck_images_folder
+from decks.exports.preview import PREVIEW_DPI, PREVIEW_KEEP
 from decks.proxies import MAX_BLEED, MAX_GAP, MAX_SHEET_CARDS, OPTION_NAMES, PAPERS, SIZES
 from decks.services import Intake, RequestedCard, deck_create, deck_update
 from tests.decks.tts_support import downloaded

@@ -19,7 +19,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from cardsite.catalogue.models import Card, Game
-from decks.printing import deck_order, order_sheet
+from decks.exports.printing import deck_order, order_sheet
 from decks.proxies import (
     EDGE,
     QR_MOST_MODULES,

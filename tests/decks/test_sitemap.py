@@ -1,6 +1,6 @@
-"""The sitemap's deck section (decks/sitemaps.py): public decks only, never a private, unlisted
-or deleted one, nor any deck of a deleted account; and a deck that stops being public leaves
-the cached section at once."""
+"""The sitemap's deck section (decks/public/sitemaps.py): public decks only, never a private,
+unlisted or deleted one, nor any deck of a deleted account; and a deck that stops being public
+leaves the cached section at once."""
 
 from datetime import timedelta
 

@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from decks.images import deck_images_folder
+from decks.exports.images import deck_images_folder
 from decks.services import (
     Intake,
     RequestedCard,

@@ -24,7 +24,7 @@ from PIL import Image
 from cardsite.catalogue.faces import ahead
 from cardsite.catalogue.faces.ahead import queue_job, settle
 from cardsite.catalogue.models import Game
-from decks.images import deck_images_folder
+from decks.exports.images import deck_images_folder
 from decks.models import Deck
 from decks.services import Intake, RequestedCard, deck_create
 from decks.tts import MAX_WAIT, tts_file_path

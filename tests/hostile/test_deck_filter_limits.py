@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from decks.finding import CARD_MAX, CHOICE_MAX, PAGE_MAX, Q_MAX, Q_WORDS
+from decks.reading.finding import CARD_MAX, CHOICE_MAX, PAGE_MAX, Q_MAX, Q_WORDS
 from tests.documentation import docs_text
 
 pytestmark = pytest.mark.django_db

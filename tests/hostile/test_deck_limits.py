@@ -7,8 +7,8 @@ import zlib
 
 import pytest
 
+from cardsite.cardlists.decklist import CODE_PREFIX, MAX_CODE_BYTES, MAX_CODE_CHARS
 from cardsite.catalogue.models import Card
-from decks.decklist import CODE_PREFIX, MAX_CODE_BYTES, MAX_CODE_CHARS
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("nothing_stored")]
 

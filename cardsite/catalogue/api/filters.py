@@ -3,6 +3,7 @@
 An unknown value is a 400 that names it, not a silently empty page.
 """
 
+from django.db import models
 from django.db.models import QuerySet
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import extend_schema_field
@@ -19,8 +20,10 @@ from engines.base import slugify
 GAME_FILTER_SCHEMA = {"type": "string", "enum": ENGINES.derived(lambda: [*GAME_SLUGS, ""])}
 
 
-def _require(model: type, field: str, lookup: dict[str, str], what: str, value: str) -> None:
-    if not model.objects.filter(**lookup).exists():
+def _require(
+    model: type[models.Model], field: str, lookup: dict[str, str], what: str, value: str
+) -> None:
+    if not model._default_manager.filter(**lookup).exists():
         raise ValidationError({field: [f"No {what} {value!r}."]})
 
 

@@ -336,7 +336,7 @@ class _Face:
                 middle = y + round(laid.size * 0.25)
                 self.draw_.line((left + 90, middle, right - 90, middle), fill=line.colour)
                 continue
-            x = left + pad
+            x: float = left + pad
             for text, style in merged(line.pieces):
                 self.text((x, y), text, style, line.size, line.colour)
                 x += font(style, line.size).getlength(text)
@@ -413,8 +413,8 @@ class _Face:
     def draw_footer_stats(self, keys: list[str], box: Box) -> None:
         left, top, right, bottom = box
         gap = 10
-        width = min(150, (right - left - gap * (len(keys) - 1)) / len(keys))
-        x = left
+        width: float = min(150, (right - left - gap * (len(keys) - 1)) / len(keys))
+        x: float = left
         for key in keys:
             colour = self.stat_colour(key)
             cell = (round(x), top, round(x + width), bottom)

@@ -144,7 +144,7 @@ def ellipsize(text: str, style: Style, size: int, width: int) -> str:
     return text.rstrip() + "…"
 
 
-def fit_size(text: str, style: Style, width: int, largest: int, smallest: int) -> int:
+def fit_size(text: str, style: Style, width: float, largest: int, smallest: int) -> int:
     size = largest
     while size > smallest and font(style, size).getlength(text) > width:
         size -= 1

@@ -9,14 +9,20 @@ so the set never has to hold cards nobody owns.
 
 Anonymously there is no collection: the terms are dropped with a warning. A query that uses
 them is personal, so it is never answered from, or kept in, a cache shared between viewers.
+
+Collections are the collection app's, which sits above the catalogue: it tells this module
+whose copies count and where they are (`Holdings`) when it starts (cardsite/collection/apps.py),
+so the catalogue imports nothing from it.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Q, Sum
+from django.db.models import Q, QuerySet, Sum
 
 from cardsite.catalogue.search.limits import QUERY_NUMBER_MAX, QUERY_NUMBER_MIN
 from cardsite.catalogue.search.query import QuerySyntaxError, Term, parse, terms
@@ -27,6 +33,23 @@ OWNED_WORD = "owned"
 SIGN_IN = "sign in to search your collection"
 # ASCII digits only: int() would also read "٣" and "1_0".
 _NUMBER = re.compile(r"-?[0-9]+")
+
+
+@dataclass(frozen=True)
+class Holdings:
+    # The users whose copies count as the viewer's own (themselves, their pool); empty for
+    # an anonymous viewer.
+    owner_ids: Callable[[Any], list[int]]
+    # Every collection row: one per owner and printing, with `owner_id`, `card_id` and
+    # `quantity`.
+    rows: Callable[[], QuerySet[Any]]
+
+
+_holdings: list[Holdings] = []
+
+
+def register_holdings(holdings: Holdings) -> None:
+    _holdings[:] = [holdings]
 
 
 class Inapplicable(Exception):
@@ -74,10 +97,8 @@ class OwnTerms:
 
     def owner_ids(self) -> list[int]:
         if self._owner_ids is None:
-            # Imported here: the collection app's models import the catalogue's.
-            from cardsite.collection.selectors import collection_owner_ids
-
-            self._owner_ids = collection_owner_ids(user=self.viewer)
+            # Without the collection app nobody holds a copy: the terms are dropped.
+            self._owner_ids = _holdings[0].owner_ids(self.viewer) if _holdings else []
         return self._owner_ids
 
     def q(self, term: Term) -> Q:
@@ -95,17 +116,16 @@ class OwnTerms:
 
     def _holding(self, lookup: str, number: int) -> Q:
         """Cards whose summed copies satisfy `lookup` `number`, which no unowned card does."""
-        from cardsite.collection.models import CollectionCard
-
         owners = self.owner_ids()
+        held = _holdings[0].rows()
         if len(owners) == 1:
             # One collection holds one row per printing: no sums, and `>= 1` is every row.
-            rows = CollectionCard.objects.filter(owner_id=owners[0])
+            rows = held.filter(owner_id=owners[0])
             if (lookup, number) != ("gte", 1):
                 rows = rows.filter(**{f"quantity__{lookup}": number})
             return Q(pk__in=rows.values("card_id"))
         totals = (
-            CollectionCard.objects.filter(owner_id__in=owners)
+            held.filter(owner_id__in=owners)
             .values("card_id")
             .annotate(total=Sum("quantity"))
             .filter(**{f"total__{lookup}": number})

@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import models
+
 from cardsite.catalogue.card_fields import collector_number_problem, inferred_problem
 from cardsite.catalogue.documents import Document, DocumentError, Problem, Record
 from cardsite.catalogue.models import (
@@ -79,7 +81,7 @@ class _Checker:
         self, record: Record, key: str, prefix: str = "", data: Mapping | None = None
     ) -> dt.date | None:
         value = (data if data is not None else record.data).get(key)
-        if value in (None, ""):
+        if value is None or value == "":
             return None
         try:
             return dt.date.fromisoformat(value)
@@ -155,10 +157,10 @@ def check_document(
             for key, limit in (("players", 20), ("play_time", 40), ("description", 300)):
                 c.text(doc.game, key, max_length=limit, prefix="game.")
 
-    def existing(model: type, key: str = "slug") -> dict[str, Any]:
+    def existing(model: type[models.Model], key: str = "slug") -> dict[str, Any]:
         if game is None:
             return {}
-        return dict(model.objects.filter(game=game).values_list(key, "name"))
+        return dict(model._default_manager.filter(game=game).values_list(key, "name"))
 
     sections: dict[str, list[dict[str, Any]]] = {}
 

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
 from django.utils import timezone
@@ -226,11 +227,10 @@ def edit_check(
             problem.field.removeprefix("stats.") or "changes", problem.message
         ) from None
     number = clean.values["number"]
-    taken = (
-        Card.objects.filter(game=game, card_set__code=clean.set_code, number=number)
-        .exclude(pk=card.pk if card is not None else None)
-        .first()
-    )
+    same_number = Card.objects.filter(game=game, card_set__code=clean.set_code, number=number)
+    if card is not None:
+        same_number = same_number.exclude(pk=card.pk)
+    taken = same_number.first()
     if taken is not None:
         raise InputError("number", f"{clean.set_code} {number} is already {taken.name}")
     labels = field_labels(engine)
@@ -247,8 +247,8 @@ def card_edit(
     game: Game,
     card: Card | None,
     changes: Mapping[str, Any],
-    author: Any,
-    reviewer: Any,
+    author: User | None,
+    reviewer: User,
     source: Mapping[str, Any],
     proposal: int | None = None,
     entries: str = "add",
@@ -306,7 +306,7 @@ def card_edit(
     return card, recorded
 
 
-def card_change_revert(*, change: CardChange, reviewer: Any) -> list[CardChange]:
+def card_change_revert(*, change: CardChange, reviewer: User) -> list[CardChange]:
     """Put the field `change` wrote back to what it was before, as a change of its own. The
     addition of a card is reverted by removing the card, which only a card no deck or
     collection holds can be. InputError when the value cannot be put back."""
@@ -341,8 +341,8 @@ def card_art_record(
     *,
     card: Card,
     stored_name: str,
-    author: Any,
-    reviewer: Any,
+    author: User,
+    reviewer: User,
     source: Mapping[str, Any],
     proposal: int | None,
 ) -> CardChange:
@@ -366,7 +366,7 @@ def card_art_record(
     return change
 
 
-def card_confirm(*, card: Card, curator: Any) -> Card:
+def card_confirm(*, card: Card, curator: User) -> Card:
     """A second curator confirms a community-sourced card. InputError when the card is not
     community-sourced, is confirmed already, or this curator approved its addition."""
     with transaction.atomic():
@@ -392,7 +392,9 @@ def set_check(*, game: Game, values: Mapping[str, Any]) -> dict[str, Any]:
         "description",
     }:
         raise InputError("changes", "a set is given by code, name, release_date and description")
-    clean = {k: _plain(k, values.get(k) or "", MAX_TEXT) for k in ("code", "name", "description")}
+    clean: dict[str, str | None] = {
+        k: _plain(k, values.get(k) or "", MAX_TEXT) for k in ("code", "name", "description")
+    }
     clean["release_date"] = values.get("release_date") or None
     document = Document()
     document.sections["sets"].append(Record(None, clean))

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
-from django.db import DataError, IntegrityError, transaction
+from django.db import DataError, IntegrityError, models, transaction
 from django.utils import timezone
 
 from cardsite.catalogue.card_fields import number_sort_key, search_columns
@@ -58,13 +58,17 @@ class ImportSummary:
         )
 
 
-def _upsert(model: type, game: Game, key: str, rows: Iterable[dict[str, Any]]) -> dict[str, Any]:
+def _upsert(
+    model: type[models.Model], game: Game, key: str, rows: Iterable[dict[str, Any]]
+) -> dict[str, Any]:
     by_key = {}
     for row in rows:
         row = dict(row)
         lookup = {key: row.pop(key)}
         faction_slugs = row.pop("factions", None)
-        obj, _ = model.objects.update_or_create(game=game, **lookup, defaults=row)
+        # Any: only the models whose rows name factions have them, which the rows say.
+        obj: Any
+        obj, _ = model._default_manager.update_or_create(game=game, **lookup, defaults=row)
         if faction_slugs is not None:
             obj.factions.set(Faction.objects.filter(game=game, slug__in=faction_slugs))
         by_key[lookup[key]] = obj
@@ -72,11 +76,11 @@ def _upsert(model: type, game: Game, key: str, rows: Iterable[dict[str, Any]]) -
 
 
 def _replace_m2m(
-    through: type, column: str, card_ids: list[int], rows: list[tuple[int, int]]
+    through: type[models.Model], column: str, card_ids: list[int], rows: list[tuple[int, int]]
 ) -> None:
     for start in range(0, len(card_ids), _CHUNK):
-        through.objects.filter(card_id__in=card_ids[start : start + _CHUNK]).delete()
-    through.objects.bulk_create(
+        through._default_manager.filter(card_id__in=card_ids[start : start + _CHUNK]).delete()
+    through._default_manager.bulk_create(
         [through(card_id=card_id, **{column: other}) for card_id, other in rows], batch_size=2000
     )
 
@@ -183,14 +187,13 @@ def write_cards(
     written: list[Card] = []
     for done, clean in enumerate(cards, start=1):
         card_set = sets[clean.set_code]
-        card = existing.get((card_set.id, clean.values["number"]))
-        if card is not None and (card.content_hash == clean.content_hash or card.pk in reviewed):
+        held = existing.get((card_set.id, clean.values["number"]))
+        if held is not None and (held.content_hash == clean.content_hash or held.pk in reviewed):
             summary.unchanged += 1
-            written.append(card)
+            written.append(held)
         else:
-            is_new = card is None
-            if is_new:
-                card = Card(game=game, card_set=card_set, created_at=now)
+            is_new = held is None
+            card = Card(game=game, card_set=card_set, created_at=now) if held is None else held
             wanted_id = clean.values["short_id"]
             if wanted_id and wanted_id != card.short_id:
                 if wanted_id in taken_ids:
@@ -279,10 +282,11 @@ def write_cards(
         ids,
         [(card.id, subtypes[slugify(s)]) for card, clean in changed for s in clean.subtypes],
     )
-    for model, attr in ((Ruling, "rulings"), (Errata, "errata")):
+    texts: tuple[tuple[type[models.Model], str], ...] = ((Ruling, "rulings"), (Errata, "errata"))
+    for model, attr in texts:
         for start in range(0, len(ids), _CHUNK):
-            model.objects.filter(card_id__in=ids[start : start + _CHUNK]).delete()
-        model.objects.bulk_create(
+            model._default_manager.filter(card_id__in=ids[start : start + _CHUNK]).delete()
+        model._default_manager.bulk_create(
             [
                 model(card_id=card.id, position=i, **entry)
                 for card, clean in changed

@@ -6,6 +6,8 @@ import csv
 import io
 from typing import Any, Literal
 
+from django.contrib.auth.models import User
+
 from cardsite.catalogue.documents import neutralise_formula
 from cardsite.collection.models import CollectionCard
 from engines import ENGINES
@@ -14,7 +16,7 @@ from engines.errors import InputError
 As = Literal["text", "csv"]
 
 
-def collection_export(*, owner: Any, as_: As = "text", game: str | None = None) -> str:
+def collection_export(*, owner: User, as_: As = "text", game: str | None = None) -> str:
     """`owner`'s own copies (not their pool's), one line per printing, in set and collector
     order. Text is the decklist format, one `# Game` comment above each game's lines (import
     reads one game at a time); CSV has a `game` column unless one game was asked for."""

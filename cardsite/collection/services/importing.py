@@ -11,16 +11,17 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
+from django.contrib.auth.models import User
 from django.db import transaction
 
+from cardsite.cardlists.snapshot import GameSnapshot, SnapCard, game_snapshot
 from cardsite.catalogue.documents import Problem
 from cardsite.catalogue.models import Card
 from cardsite.collection.models import MAX_QUANTITY, CollectionCard
 from cardsite.collection.services.owner_lock import lock_owner
 from cardsite.collection.services.reading import ImportLine, read_csv, read_text
-from decks.services.snapshot import GameSnapshot, SnapCard, game_snapshot
 from engines import ENGINES
 from engines.errors import InputError
 from engines.filters.text import fold
@@ -45,7 +46,7 @@ class ImportResult:
 
 def collection_import(
     *,
-    owner: Any,
+    owner: User,
     game: str | None = None,
     text: str | None = None,
     csv: str | None = None,
@@ -172,7 +173,7 @@ def _ambiguous(bare: dict[tuple[int, str], list[int]]) -> list[Problem]:
     ]
 
 
-def _over_limit(owner: Any, wanted: dict[int, tuple[_Found, int]], mode: Mode) -> list[Problem]:
+def _over_limit(owner: User, wanted: dict[int, tuple[_Found, int]], mode: Mode) -> list[Problem]:
     if mode == "add" and wanted:
         held = dict(
             CollectionCard.objects.filter(owner=owner, card_id__in=list(wanted)).values_list(
@@ -193,7 +194,7 @@ def _over_limit(owner: Any, wanted: dict[int, tuple[_Found, int]], mode: Mode) -
     ]
 
 
-def _store(owner: Any, wanted: dict[int, int], mode: Mode, games: set[int]) -> None:
+def _store(owner: User, wanted: dict[int, int], mode: Mode, games: set[int]) -> None:
     """Under the owner's lock (collection_import): nobody else writes these rows meanwhile."""
     rows = CollectionCard.objects.filter(owner=owner)
     if mode == "replace":

@@ -11,12 +11,12 @@ whole file.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 
 
-def lock_owner(*, owner: Any) -> None:
+def lock_owner(*, owner: User) -> None:
     """Hold `owner`'s row until the transaction ends; call inside `transaction.atomic()`.
     FOR NO KEY UPDATE: rows that merely reference the user (a new deck, a share) may still
     be written meanwhile, so this queues only the other writes that take this lock."""

@@ -13,8 +13,8 @@ INVITATION_DAYS, and its user can decline them all at once.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -54,7 +54,7 @@ def invitations_expire(*, pool: Pool | None = None) -> int:
     return deleted
 
 
-def accepted_pool(*, user: Any) -> Pool | None:
+def accepted_pool(*, user: User) -> Pool | None:
     """The pool `user` belongs to (has accepted), if any."""
     member = (
         PoolMember.objects.filter(user=user, accepted_at__isnull=False)
@@ -70,7 +70,7 @@ def _already_pooled() -> InputError:
     )
 
 
-def pool_create(*, user: Any, name: str) -> Pool:
+def pool_create(*, user: User, name: str) -> Pool:
     """A new pool called `name` (1 to POOL_NAME_MAX characters), `user` its first member.
     InputError naming `name`, or `pool` if `user` is in a pool already."""
     name = " ".join((name or "").split())
@@ -91,7 +91,7 @@ def pool_create(*, user: Any, name: str) -> Pool:
     return pool
 
 
-def pool_invite(*, pool: Pool, by: Any, username: str) -> PoolMember:
+def pool_invite(*, pool: Pool, by: User, username: str) -> PoolMember:
     """Invite the user called `username` into `pool`, on behalf of `by`, who must be one of
     its members. Inviting someone again changes nothing. InputError naming `username` for no
     such user, oneself, a full pool, an invitation from `by` waiting for them already (from
@@ -137,7 +137,7 @@ def _lock_pool(pool_id: int) -> bool:
     return Pool.objects.select_for_update().filter(pk=pool_id).exists()
 
 
-def _invitation(*, user: Any, pool: Pool) -> PoolMember:
+def _invitation(*, user: User, pool: Pool) -> PoolMember:
     member = (
         PoolMember.objects.filter(pool=pool, user=user)
         .exclude(accepted_at__isnull=True, invited_at__lte=invitation_cutoff())
@@ -148,7 +148,7 @@ def _invitation(*, user: Any, pool: Pool) -> PoolMember:
     return member
 
 
-def pool_accept(*, user: Any, pool: Pool) -> PoolMember:
+def pool_accept(*, user: User, pool: Pool) -> PoolMember:
     """Join `pool`, which invited `user`: from now on its members' collections count as one.
     InputError naming `pool` without an invitation, or while in another pool."""
     member = _invitation(user=user, pool=pool)
@@ -172,20 +172,20 @@ def pool_accept(*, user: Any, pool: Pool) -> PoolMember:
     return member
 
 
-def pool_decline(*, user: Any, pool: Pool) -> bool:
+def pool_decline(*, user: User, pool: Pool) -> bool:
     """Turn down `pool`'s invitation; whether there was one waiting."""
     removed, _ = PoolMember.objects.filter(pool=pool, user=user, accepted_at__isnull=True).delete()
     return removed > 0
 
 
-def pool_decline_all(*, user: Any) -> int:
+def pool_decline_all(*, user: User) -> int:
     """Turn down every invitation waiting for `user` (expired ones too); how many were
     waiting."""
     removed, _ = PoolMember.objects.filter(user=user, accepted_at__isnull=True).delete()
     return removed
 
 
-def pool_leave(*, user: Any) -> bool:
+def pool_leave(*, user: User) -> bool:
     """Leave the pool `user` is in; its copies stop counting for the others at once. The last
     member leaving deletes the pool and its open invitations. Whether `user` was in one."""
     with transaction.atomic():

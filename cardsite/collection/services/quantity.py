@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from cardsite.catalogue.models import Card
@@ -12,7 +11,7 @@ from cardsite.collection.services.owner_lock import lock_owner
 from engines.errors import InputError
 
 
-def collection_set_quantity(*, owner: Any, card: Card, quantity: int) -> int:
+def collection_set_quantity(*, owner: User, card: Card, quantity: int) -> int:
     """Hold exactly `quantity` copies of `card` (0 removes the row). InputError naming
     `quantity` outside 0 to MAX_QUANTITY; nothing is written then."""
     if isinstance(quantity, bool) or not isinstance(quantity, int):
@@ -29,7 +28,7 @@ def collection_set_quantity(*, owner: Any, card: Card, quantity: int) -> int:
     return quantity
 
 
-def collection_adjust(*, owner: Any, card: Card, delta: int) -> int:
+def collection_adjust(*, owner: User, card: Card, delta: int) -> int:
     """Add `delta` copies (negative takes them away), kept within 0 to MAX_QUANTITY: minus at 0
     and `+` at the limit change nothing and are not errors. Returns the new quantity."""
     with transaction.atomic():
@@ -46,7 +45,7 @@ def collection_adjust(*, owner: Any, card: Card, delta: int) -> int:
     return wanted
 
 
-def _store(*, owner: Any, card: Card, quantity: int) -> None:
+def _store(*, owner: User, card: Card, quantity: int) -> None:
     if quantity == 0:
         CollectionCard.objects.filter(owner=owner, card=card).delete()
         return

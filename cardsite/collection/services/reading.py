@@ -12,9 +12,9 @@ import csv
 from dataclasses import dataclass
 from typing import Any
 
+from cardsite.cardlists.decklist import ListLine, parse_text
 from cardsite.catalogue.documents import Problem, restore_formula
 from cardsite.collection.models import MAX_QUANTITY
-from decks.decklist import ListLine, parse_text
 from engines.base import GameEngine
 from engines.bounds import csv_rows
 from engines.errors import InputError
@@ -34,7 +34,7 @@ class ImportLine:
     set_code: str | None = None
     number: str | None = None
     game: str | None = None
-    # The line with its trailing `// ...` or `# ...` kept in the name (decks.decklist's
+    # The line with its trailing `// ...` or `# ...` kept in the name (cardsite.cardlists.decklist's
     # ListLine.literal): used when a card is named so ("Front // Back").
     literal: ImportLine | None = None
 

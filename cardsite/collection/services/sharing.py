@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from cardsite.collection.models import CollectionShare
@@ -15,7 +14,7 @@ from engines.errors import InputError
 MAX_SHARES = 50
 
 
-def collection_share(*, owner: Any, reader_username: str) -> CollectionShare:
+def collection_share(*, owner: User, reader_username: str) -> CollectionShare:
     """Let the user called `reader_username` read `owner`'s collection (never change it).
     Sharing again with the same reader changes nothing. InputError naming `username` for no
     such user, oneself, or past MAX_SHARES readers."""
@@ -42,7 +41,7 @@ def collection_share(*, owner: Any, reader_username: str) -> CollectionShare:
             return CollectionShare.objects.get(owner=owner, reader=reader)
 
 
-def collection_unshare(*, owner: Any, reader: Any) -> bool:
+def collection_unshare(*, owner: User, reader: User) -> bool:
     """Stop `reader` reading `owner`'s collection; whether they could until now."""
     removed, _ = CollectionShare.objects.filter(owner=owner, reader=reader).delete()
     return removed > 0

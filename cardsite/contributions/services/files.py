@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.core.files.base import ContentFile
 from django.core.files.uploadedfile import UploadedFile
@@ -148,7 +149,7 @@ def _summary(game: Game, cards: list[CleanCard]) -> dict[str, Any]:
 
 def file_propose(
     *,
-    curator: Any,
+    curator: User,
     game: Game,
     upload: UploadedFile,
     source: Any,
@@ -194,7 +195,7 @@ def _values(ids: list[int]) -> dict[int, dict[str, Any]]:
     return values
 
 
-def file_approve(*, proposal: Proposal, reviewer: Any) -> dict[str, int]:
+def file_approve(*, proposal: Proposal, reviewer: User) -> dict[str, int]:
     """Import the proposal's stored file and record each card's history, in the caller's
     transaction: any failure leaves nothing written. InputError naming the file's problems
     when it is no longer valid for the catalogue as it is now (it is checked again)."""

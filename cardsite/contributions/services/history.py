@@ -3,8 +3,7 @@ catalogue's own recorded write."""
 
 from __future__ import annotations
 
-from typing import Any
-
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 
 from cardsite.catalogue.models import Card, CardChange
@@ -12,7 +11,7 @@ from cardsite.catalogue.services.edits import card_change_revert, card_confirm
 from cardsite.contributions.selectors import is_curator
 
 
-def change_revert(*, user: Any, change: CardChange) -> list[CardChange]:
+def change_revert(*, user: User, change: CardChange) -> list[CardChange]:
     """Revert `change` as a change of its own; only a curator of the card's game may
     (PermissionDenied). InputError when the value cannot be put back."""
     if not is_curator(user, change.card.game_id):
@@ -20,7 +19,7 @@ def change_revert(*, user: Any, change: CardChange) -> list[CardChange]:
     return card_change_revert(change=change, reviewer=user)
 
 
-def card_confirm_as(*, user: Any, card: Card) -> Card:
+def card_confirm_as(*, user: User, card: Card) -> Card:
     """A second curator of the card's game confirms a community-sourced card
     (PermissionDenied for anyone else; InputError for the proposer or approver)."""
     if not is_curator(user, card.game_id):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
@@ -69,7 +70,7 @@ def source_check(source: SourceInput, has_photo: bool) -> SourceInput:
     return SourceInput(source.kind, text, url)
 
 
-def proposer_check(proposer: Any, note: str) -> str:
+def proposer_check(proposer: User, note: str) -> str:
     """The note, trimmed, if `proposer` may propose: PermissionDenied for an account younger
     than MIN_ACCOUNT_AGE, InputError for a note past MAX_NOTE."""
     if timezone.now() - proposer.date_joined < MIN_ACCOUNT_AGE:
@@ -113,7 +114,7 @@ def store_open(
     return proposal
 
 
-def close(proposal: Proposal, *, reviewer: Any, status: str, **fields: Any) -> Proposal:
+def close(proposal: Proposal, *, reviewer: User, status: str, **fields: Any) -> Proposal:
     """Record the review of `proposal` (locked, in the review's transaction) and tell its
     proposer."""
     proposal.status = status

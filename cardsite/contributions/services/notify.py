@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 
+from django.contrib.auth.models import User
 from django.core.mail import send_mail
 from django.db import transaction
 from django.urls import reverse
@@ -48,7 +49,7 @@ def _mail(address: str, text: str, pk: int) -> None:
         log.warning("could not mail the outcome of proposal %s", pk, exc_info=True)
 
 
-def notifications_read(*, user: object) -> int:
+def notifications_read(*, user: User) -> int:
     return Notification.objects.filter(user=user, read_at__isnull=True).update(
         read_at=timezone.now()
     )

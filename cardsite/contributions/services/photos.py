@@ -29,9 +29,9 @@ def clean_photo(upload: IO[bytes], size: int | None) -> ContentFile:
     except InputError as exc:
         raise InputError("photo", exc.message.replace("art may be", "a photo may be")) from None
     try:
-        with Image.open(upload) as image:
-            kind = "PNG" if image.format == "PNG" else "JPEG"
-            image = ImageOps.exif_transpose(image)
+        with Image.open(upload) as opened:
+            kind = "PNG" if opened.format == "PNG" else "JPEG"
+            image = ImageOps.exif_transpose(opened)
             image.load()
     except UNREADABLE:
         raise InputError(

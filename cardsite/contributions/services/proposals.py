@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import UploadedFile
@@ -95,12 +96,12 @@ def _check(
     if kind == Kind.IMAGE:
         return _Checked(changes={})
     if kind == Kind.SET:
-        checked = set_check(game=game, values=changes or {})
+        checked_set = set_check(game=game, values=changes or {})
         # Stored as JSON until approved, when set_check reads the ISO date back.
-        when = checked.get("release_date")
-        return _Checked(changes={**checked, "release_date": when.isoformat() if when else None})
+        when = checked_set.get("release_date")
+        return _Checked(changes={**checked_set, "release_date": when.isoformat() if when else None})
     if kind in _ENTRY_OF:
-        entry_field = _ENTRY_OF[kind]
+        entry_field = _ENTRY_OF[Kind(kind)]
         changes = {entry_field: (changes or {}).get(entry_field, changes)}
     checked = edit_check(game=game, card=card if kind != Kind.CARD else None, changes=changes or {})
     if not checked.diff:
@@ -121,7 +122,7 @@ def _check(
 
 def proposal_create(
     *,
-    proposer: Any,
+    proposer: User,
     game: Game,
     kind: str,
     source: SourceInput,
@@ -161,7 +162,7 @@ def proposal_create(
     return store_open(proposal, file_field="photo", content=content)
 
 
-def _reviewable(proposal: Proposal, reviewer: Any) -> Proposal:
+def _reviewable(proposal: Proposal, reviewer: User) -> Proposal:
     """The proposal, locked, if `reviewer` may review it now."""
     if not is_curator(reviewer, proposal.game_id):
         raise PermissionDenied(f"Only a curator of {proposal.game.name} may review its proposals.")
@@ -190,7 +191,7 @@ def stale_fields(proposal: Proposal, changes: Mapping[str, Any]) -> list[StaleFi
 def proposal_approve(
     *,
     proposal: Proposal,
-    reviewer: Any,
+    reviewer: User,
     edits: Mapping[str, Any] | None = None,
     resolve: Mapping[str, str] | None = None,
 ) -> Proposal:
@@ -250,14 +251,14 @@ def proposal_approve(
         )
 
 
-def _approve_file(proposal: Proposal, reviewer: Any, edits: Mapping[str, Any] | None) -> Proposal:
+def _approve_file(proposal: Proposal, reviewer: User, edits: Mapping[str, Any] | None) -> Proposal:
     if edits:
         raise InputError("changes", "a card file is approved as it is, or rejected")
     file_approve(proposal=proposal, reviewer=reviewer)
     return close(proposal, reviewer=reviewer, status=Proposal.Status.APPROVED)
 
 
-def proposal_reject(*, proposal: Proposal, reviewer: Any, reason: str) -> Proposal:
+def proposal_reject(*, proposal: Proposal, reviewer: User, reason: str) -> Proposal:
     """Close the proposal unwritten, with the reason its proposer is told."""
     reason = plain_text(reason or "")
     if not reason:

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from decks.backups import write_backup
+from decks.backups.backup import write_backup
 
 
 class Command(BaseCommand):

@@ -1,12 +1,12 @@
 from argparse import ArgumentParser
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from django.core.management.base import BaseCommand, CommandError
 
 from cardsite.catalogue.models import Game
+from decks.exports.printing import deck_sheet, list_sheet
 from decks.models import Deck
-from decks.printing import deck_sheet, list_sheet
 from decks.proxies import MAX_SHEET_CARDS, OPTION_NAMES, parse_options
 from decks.services import DeckContentError, intake_text, resolve
 from engines.errors import InputError
@@ -45,7 +45,8 @@ class Command(BaseCommand):
                     raise CommandError(f"no deck with id {deck!r}")
                 pdf = deck_sheet(found, sheet_options)
             else:
-                pdf = self._from_list(list, game, sheet_options)
+                # argparse gives --deck or --list, never neither.
+                pdf = self._from_list(cast(Path, list), game, sheet_options)
         except InputError as exc:
             raise CommandError(f"{exc.field}: {exc.message}; nothing written") from None
         output.write_bytes(pdf)

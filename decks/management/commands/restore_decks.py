@@ -5,7 +5,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from cardsite.catalogue.documents import DocumentError
-from decks.backups import read_backup, restore_backup
+from decks.backups.backup import read_backup, restore_backup
 
 
 class Command(BaseCommand):

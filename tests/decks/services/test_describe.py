@@ -8,13 +8,13 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from cardsite.catalogue.models import Card, Game
-from decks.services import deck_create, deck_update, game_snapshot
-from decks.services.describe import (
+from decks.public.description import (
     MAX_CARD_LINKS,
     deck_description,
     description_html,
     description_summary,
 )
+from decks.services import deck_create, deck_update, game_snapshot
 from decks.services.write import DESCRIPTION_MAX
 
 pytestmark = pytest.mark.django_db

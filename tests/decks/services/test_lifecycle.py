@@ -12,9 +12,9 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from cardsite.catalogue.models import Card, Game
-from decks.images import deck_images_folder
+from decks.exports.images import deck_images_folder
 from decks.models import DELETED_KEEP_DAYS, Deck, DeckEntry
-from decks.selectors import deck_for_reader, decks_deleted, decks_listed, deleted_deck_of
+from decks.reading.selectors import deck_for_reader, decks_deleted, decks_listed, deleted_deck_of
 from decks.services import (
     Intake,
     RequestedCard,

@@ -6,8 +6,8 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from cardsite.cardlists.decklist import encode_code
 from cardsite.catalogue.models import Card
-from decks.decklist import encode_code
 from decks.models import Deck
 from decks.services import intake_text, resolve
 from decks.services.intake import MAX_LINES

@@ -13,6 +13,7 @@ from django.core.cache import cache
 from django.db.models import Q, QuerySet
 
 from cardsite.catalogue.versioning import catalogue_version
+from decks.history.diff import Comparison, Diff, compare_states, lines_of
 from decks.models import Deck, DeckVersion
 from decks.services import (
     CheckResult,
@@ -23,7 +24,6 @@ from decks.services import (
     resolve,
 )
 from decks.services.charts import overlaid_curves
-from decks.services.diff import Comparison, Diff, compare_states, lines_of
 from decks.services.history import DeckState, Summary, cards_intake, deck_state, state_at, summary
 
 # A version's legality is checked once per catalogue version, then read from the cache.

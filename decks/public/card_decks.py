@@ -1,8 +1,8 @@
 """A card page's list of the public decks using the card.
 
 Card pages are the site's most read pages, so the list costs no round trip of its own: it is
-kept as HTML under the public-decks version (decks/versioning.py), which any deck write moves,
-and both are read in the card page's one round trip (cardsite/catalogue/card_parts.py).
+kept as HTML under the public-decks version (decks/public/versioning.py), which any deck
+write moves, and both are read in the card page's one round trip (cardsite/catalogue/card_parts.py).
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from django.core.cache import cache
 from django.template.loader import render_to_string
 
 from cardsite.catalogue.card_parts import CardPagePart
-from decks.selectors import decks_using_card, format_name
-from decks.versioning import KEY as VERSION_KEY
-from decks.versioning import public_decks_version
+from decks.public.versioning import KEY as VERSION_KEY
+from decks.public.versioning import public_decks_version
+from decks.reading.selectors import decks_using_card, format_name
 
 SHOWN = 10
 # Lists go when any deck changes; this only bounds an idle one's life, and a renamed owner's.

@@ -30,9 +30,9 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce, DenseRank
 
+from cardsite.cardlists.decklist import ExportEntry, to_text
 from cardsite.catalogue.models import Card
 from cardsite.collection.selectors import collection_owner_ids, owned_counts, owned_rows
-from decks.decklist import ExportEntry, to_text
 from decks.models import Deck, DeckEntry
 
 # Conflicts a page or the API lists, by card name; the rest are counted. With the decks named

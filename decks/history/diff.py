@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from cardsite.cardlists.snapshot import GameSnapshot
 from decks.services.history import MAYBE, DeckState, setting_changes
-from decks.services.snapshot import GameSnapshot
 
 
 @dataclass(frozen=True)

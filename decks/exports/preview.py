@@ -1,7 +1,7 @@
 """The first page of a deck's proxy sheet as a small PNG, to see the sheet's options at work.
 
 Only the first page's cards (at most nine) are drawn, by the same code as the PDF
-(decks.printing, decks.proxies), and that one page is rasterised with pdfium at PREVIEW_DPI:
+(decks.exports.printing, decks.proxies), and that one page is rasterised with pdfium at PREVIEW_DPI:
 the work is bounded by a page, whatever the deck. Previews are kept per deck version,
 catalogue version and options, the newest PREVIEW_KEEP of them per deck; only drawing one is
 counted against the client's proxy sheet budget.
@@ -16,11 +16,11 @@ from collections.abc import Callable
 import pypdfium2 as pdfium
 
 from cardsite.catalogue.versioning import catalogue_version
-from decks.images import cached_image
+from decks.exports.images import cached_image
+from decks.exports.printing import SheetOrder, order_cards, order_sheet
+from decks.exports.sheet_pages import cut_to_sheet
 from decks.models import Deck
-from decks.printing import SheetOrder, order_cards, order_sheet
 from decks.proxies import SheetOptions, lead_pages, pages_for, render_sheet
-from decks.sheet_pages import cut_to_sheet
 
 PREVIEW_DPI = 60
 PREVIEW_KEEP = 8

@@ -11,8 +11,8 @@ from django.urls import reverse
 
 from cardsite.seo import SiteSitemap
 from decks.models import Deck
-from decks.selectors import decks_for_sitemap, public_decks_last_changed
-from decks.versioning import public_decks_version
+from decks.public.versioning import public_decks_version
+from decks.reading.selectors import decks_for_sitemap, public_decks_last_changed
 
 # No share key has a dot (they are URL-safe base64).
 SHARE_KEY = "0.share.key.0"

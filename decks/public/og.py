@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw, ImageFilter
 from cardsite.catalogue.faces import Style, face_file, font, hex_rgb
 from cardsite.catalogue.selectors import cards_in_order
 from cardsite.catalogue.versioning import catalogue_version
-from decks.images import cached_image
+from decks.exports.images import cached_image
 from decks.models import Deck
 from decks.services import ResolvedDeck, SnapCard
 

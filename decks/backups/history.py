@@ -1,4 +1,4 @@
-"""A deck's history in a backup (decks/backups.py): checking the versions a backup holds
+"""A deck's history in a backup (decks/backups/backup.py): checking the versions a backup holds
 before anything is restored, and a baseline version for decks restored from a backup made
 before versions were kept."""
 

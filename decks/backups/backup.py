@@ -35,12 +35,12 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import DatabaseError, connection, models, transaction
 from rest_framework.authtoken.models import Token
 
+from cardsite.cardlists.decklist import MAX_QUANTITY
 from cardsite.catalogue.documents import DocumentError, Problem, Record, read_json_list
 from cardsite.catalogue.models import Card, Faction, Game
 from cardsite.collection.models import CollectionCard, CollectionShare, Pool, PoolMember
-from decks.backup_collection import check_collections, clear_collections
-from decks.backup_history import baselines, check_versions
-from decks.decklist import MAX_QUANTITY
+from decks.backups.collection import check_collections, clear_collections
+from decks.backups.history import baselines, check_versions
 from decks.models import Deck, DeckEntry, DeckVersion, MaybeEntry, PrintProfile
 from decks.services.building import MAX_BUILT_DECKS, built_counts_locked
 from decks.services.write import MAX_MAYBE
@@ -300,7 +300,7 @@ def check_backup(records: list[Record]) -> list[Problem]:
                     "catalogue first (manage.py load_games, and import_cards for other sets)",
                 )
             )
-        elif deck_game and card_game != deck_game[0]:
+        elif deck and deck_game and card_game != deck_game[0]:
             problems.append(
                 Problem(
                     record.line,

@@ -3,7 +3,7 @@
 Pages are numbered as in the PDF after its calibration page (and, with backs, that page's
 blank back): without backs, page k is the k-th page of cards; with backs, page 2k-1 is the
 k-th page of cards and page 2k its backs, pages 2k+1 and 2k+2 of the PDF.
-Only that page's cards (at most nine) are drawn, by the PDF's own code (decks.printing,
+Only that page's cards (at most nine) are drawn, by the PDF's own code (decks.exports.printing,
 decks.proxies), with footers still counting the whole sheet's pages, and that one page is
 rasterised with pdfium: the work of a request is one page, whatever the deck. Pages are kept
 per deck version, catalogue version, card back, options and page number, the newest PAGE_KEEP
@@ -20,9 +20,9 @@ import pypdfium2 as pdfium
 
 from cardsite.catalogue.faces.back import back_version
 from cardsite.catalogue.versioning import catalogue_version
-from decks.images import cached_image
+from decks.exports.images import cached_image
+from decks.exports.printing import SheetOrder, order_cards, order_sheet
 from decks.models import Deck
-from decks.printing import SheetOrder, order_cards, order_sheet
 from decks.proxies import COLUMNS, PAPERS, ROWS, pages_for, render_sheet
 from engines import get_engine
 from engines.errors import InputError
@@ -37,7 +37,7 @@ PAGE_KEEP = 16
 PAGE_DIGITS = 6
 # Bump whenever a page's drawing changes, so that every stored one is drawn again.
 PAGE_FORMAT = 2
-# Its own kind of deck picture: decks.images keeps each kind's newest files apart.
+# Its own kind of deck picture: decks.exports.images keeps each kind's newest files apart.
 KIND = "sheet-page"
 
 

@@ -1,5 +1,5 @@
 """How a deck's page presents itself to search engines and link previews (base.html's <head>):
-its description, canonical URL, and Open Graph title and image (decks/og.py draws it).
+its description, canonical URL, and Open Graph title and image (decks/public/og.py draws it).
 
 Shown only to whoever may read the deck (the view has checked), and a deck that is not public
 asks not to be indexed: an unlisted deck's link is for those it was given to."""
@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from cardsite.seo import DESCRIPTION_CHARS, PageMeta, absolute, trimmed
 from decks.models import Deck
-from decks.og import OG_SIZE
+from decks.public.og import OG_SIZE
 from decks.services import ResolvedDeck
 
 SAMPLE_CARDS = " Includes unofficial sample cards."

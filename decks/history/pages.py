@@ -3,7 +3,7 @@ its legality, and two versions side by side.
 
 Everything here is bounded by the page: a page of versions reads its rows, then every state
 it needs in one query (at most a keyframe's distance plus a page of rows), and checks each
-version's legality once per catalogue version (`decks.history.version_legality` caches it).
+version's legality once per catalogue version (`decks.history.reads.version_legality` caches it).
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from typing import Any
 from django.core.paginator import Page, Paginator
 from django.db.models import OuterRef, Subquery
 
-from decks.history import (
+from decks.history.diff import CardLine, card_line
+from decks.history.reads import (
     VersionView,
     deck_versions,
     first_kept,
@@ -25,7 +26,6 @@ from decks.history import (
 )
 from decks.models import VERSION_MAX, Deck, DeckVersion
 from decks.services import CheckResult, game_snapshot
-from decks.services.diff import CardLine, card_line
 from decks.services.history import (
     MAYBE,
     SETTINGS,

@@ -1,4 +1,4 @@
-"""Collections in a backup (decks/backups.py): what people own, who reads it and their pools.
+"""Collections in a backup (decks/backups/backup.py): what people own, who reads it and their pools.
 
 Rows are named by natural keys: a collection row by (username, card short id), a share by
 (owner, reader), a pool by its key and a membership by (pool key, username). Before anything

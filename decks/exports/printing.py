@@ -24,7 +24,7 @@ from decks.proxies import (
     parse_options,
     render_sheet,
 )
-from decks.selectors import saved_back_offsets
+from decks.reading.selectors import saved_back_offsets
 from engines import get_engine
 
 

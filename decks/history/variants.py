@@ -3,21 +3,21 @@ came from (as far as its reader may know) and how it differs from its parent now
 variants a page at a time, and two decks compared with what each page's header shows.
 
 The decks passed in were found through `deck_for_reader`; what they point at is checked again
-(decks.history.readable_parent / readable_variants)."""
+(decks.history.reads.readable_parent / readable_variants)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 from django.core.paginator import Page, Paginator
 from django.db.models import QuerySet
 
-from decks.history import deck_comparison, readable_parent, readable_variants
+from decks.history.diff import CardLine, Diff, diff_states
+from decks.history.reads import deck_comparison, readable_parent, readable_variants
 from decks.models import Deck
-from decks.selectors import decks_listed, format_name
+from decks.reading.selectors import decks_listed, format_name
 from decks.services import DeckChart, Standing, game_snapshot, standings
-from decks.services.diff import CardLine, Diff, diff_states
 from decks.services.history import CardKey, DeckState
 
 VARIANTS_PER_PAGE = 25
@@ -87,7 +87,8 @@ def variant_page(deck: Deck, user: Any, number: int) -> Page[VariantRow]:
     shown = list(page.object_list)
     standing = standings(decks=shown)
     rows = [VariantRow(d, format_name(d), standing[d.pk]) for d in shown]
-    return Page(rows, page.number, page.paginator)
+    # The rows stand for the paginator's decks, one each: its counts hold for them.
+    return Page(rows, page.number, cast("Paginator[VariantRow]", page.paginator))
 
 
 def picker_decks(user: Any, game: str | None = None) -> list[Deck]:

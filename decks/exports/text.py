@@ -6,7 +6,7 @@ from typing import Any
 
 from django.utils.text import slugify
 
-from decks.decklist import ExportEntry, encode_code, to_text
+from cardsite.cardlists.decklist import ExportEntry, encode_code, to_text
 from decks.models import Deck
 from decks.services import ResolvedDeck, ResolvedEntry, intake_deck, resolve
 

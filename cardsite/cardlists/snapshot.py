@@ -6,12 +6,16 @@ although the cards had not changed. So each game's cards, factions and format se
 read once into a `GameSnapshot`, kept in the shared cache under the catalogue version (which
 every catalogue or format-setting write moves), and memoised in the process for as long as
 that version holds: a warm deck check reads no card from the database at all.
+
+The format settings are rows of the decks app, which sits above this module: it hands over
+their reader when it starts (`read_format_settings_with`, from decks/apps.py), so they are read
+and cached with the cards while this module imports nothing from that app.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,11 +25,19 @@ from django.urls import reverse
 from cardsite.catalogue.models import Card, Faction, Game
 from cardsite.catalogue.search.text import fold
 from cardsite.catalogue.versioning import catalogue_version
-from decks.models import FormatSetting
 from engines.base import GameEngine, slugify
 from engines.rules import DeckCard
 
 SNAPSHOT_SECONDS = 24 * 60 * 60
+
+# A game's (format slug, setting key, value) rows, by the game's id; none until the decks
+# app hands over its reader.
+FormatSettingRows = Callable[[int], Iterable[tuple[str, str, Any]]]
+_format_settings: list[FormatSettingRows] = []
+
+
+def read_format_settings_with(reader: FormatSettingRows) -> None:
+    _format_settings[:] = [reader]
 
 
 @dataclass(frozen=True)
@@ -175,8 +187,7 @@ def _build(slug: str, version: int) -> GameSnapshot:
         "id", "name", "slug"
     ):
         snap.factions[faction_slug] = FactionRef(pk, name, faction_slug)
-    for fmt, key, value in FormatSetting.objects.filter(game=game).values_list(
-        "format", "key", "value"
-    ):
-        snap.settings.setdefault(fmt, {})[key] = value
+    for reader in _format_settings:
+        for fmt, key, value in reader(game.id):
+            snap.settings.setdefault(fmt, {})[key] = value
     return snap

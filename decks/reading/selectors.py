@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Max, Q, QuerySet
@@ -16,9 +16,9 @@ from django.utils import timezone
 from cardsite.catalogue.models import Card, Faction, Game
 from cardsite.catalogue.search.text import fold
 from cardsite.catalogue.short_ids import is_valid_short_id
-from decks.finding import PER_PAGE, DeckFilters
 from decks.models import DELETED_KEEP_DAYS, Deck, DeckEntry, Job, PrintProfile
-from decks.owning import buildable_only
+from decks.reading.finding import PER_PAGE, DeckFilters
+from decks.reading.owning import buildable_only
 from decks.services import Standing, game_snapshot, standings
 from engines.errors import InputError
 
@@ -252,7 +252,8 @@ def public_deck_listing(
     shown = list(page.object_list)
     standing = standings(decks=shown)
     rows = [DeckRow(d, format_name(d), standing[d.pk]) for d in shown]
-    listing.page = Page(rows, page.number, page.paginator)
+    # The rows stand for the paginator's decks, one each: its counts hold for them.
+    listing.page = Page(rows, page.number, cast("Paginator[DeckRow]", page.paginator))
     return listing
 
 
