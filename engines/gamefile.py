@@ -20,7 +20,6 @@ from typing import Any
 
 import jsonschema
 
-from engines import gamefile_meaning as meaning
 from engines.base import (
     CardBack,
     CardTypeSpec,
@@ -32,6 +31,7 @@ from engines.base import (
     Zone,
 )
 from engines.filters import DeclaredFilter, StatSpec
+from engines.gamefile_meaning import problems, stat_fields
 from engines.hands import HandRules, Mulligan
 from engines.rules import (
     CardLimit,
@@ -136,7 +136,7 @@ def check_definition(definition: Mapping[str, Any], *, file: str = "<definition>
     error = _schema_error(definition)
     if error is not None:
         raise GameFileError(file, *error)
-    for path, reason in meaning.problems(definition):
+    for path, reason in problems(definition):
         raise GameFileError(file, path, reason)
 
 
@@ -195,7 +195,7 @@ def _tuples(values: Mapping[str, Any]) -> dict[str, Any]:
 
 def _build(d: Mapping[str, Any]) -> GameEngine:
     hand = HandRules(**{**d["hand"], "mulligan": Mulligan(d["hand"].get("mulligan", "none"))})
-    stats = meaning.stat_fields(d)
+    stats = stat_fields(d)
     return GameEngine(
         slug=d["slug"],
         name=d["name"],

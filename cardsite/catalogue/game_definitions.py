@@ -5,18 +5,24 @@ catalogue.models imports this module, so Django registers the model with the app
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from django.db import models
 
 from engines import ENGINES, get_engine
 from engines.base import GameEngine
 
-if TYPE_CHECKING:
-    from cardsite.catalogue.models import Game
+
+class _GameRow(Protocol):
+    # catalogue.models.Game, which imports this module (so it cannot be imported here).
+    slug: str
+    definition_hash: str
+
+    @property
+    def stored_definition(self) -> Any: ...
 
 
-def stored_engine(game: Game) -> GameEngine:
+def stored_engine(game: _GameRow) -> GameEngine:
     """Game.engine: the engine of the definition load_games stored for the game, built once
     per hash in each process (the definition is read only then), so a game loaded or changed
     after the process started is served without a restart; a game stored without one (rows
