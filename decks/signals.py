@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardsite.catalogue.search.text import fold
 from decks.models import Deck
+from engines.filters.text import fold
 
 
 def fold_name(sender: type, instance: Deck, **kwargs: Any) -> None:

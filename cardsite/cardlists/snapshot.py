@@ -23,9 +23,9 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from cardsite.catalogue.models import Card, Faction, Game
-from cardsite.catalogue.search.text import fold
 from cardsite.catalogue.versioning import catalogue_version
 from engines.base import GameEngine, slugify
+from engines.filters.text import fold
 from engines.rules import DeckCard
 
 SNAPSHOT_SECONDS = 24 * 60 * 60

@@ -22,7 +22,6 @@ from rest_framework.reverse import reverse as api_reverse
 from cardsite.api.pagination import StablePagination
 from cardsite.catalogue.api.serializers import _DATETIME
 from cardsite.catalogue.models import Game
-from cardsite.catalogue.search.text import fold
 from decks.api.history_serializers import (
     ComparisonSerializer,
     DiffSerializer,
@@ -53,6 +52,7 @@ from decks.services import (
     game_snapshot,
 )
 from decks.services.history import VersionNotFound, deck_state, state_at, summary
+from engines.filters.text import fold
 
 # A deck's id (its share key) as a query parameter: anything else names no deck.
 DECK_ID_MAX = Deck._meta.get_field("share_key").max_length

@@ -5,7 +5,7 @@ from django.apps.registry import Apps
 from django.db import migrations, models
 from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 
-from cardsite.catalogue.search.text import fold
+from engines.filters.text import fold
 
 
 def fold_names(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:

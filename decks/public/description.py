@@ -22,11 +22,11 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
 from cardsite.cardlists.snapshot import GameSnapshot, SnapCard, game_snapshot
-from cardsite.catalogue.search.text import fold
 from cardsite.catalogue.versioning import catalogue_version
 from cardsite.seo import trimmed
 from decks.models import Deck
 from decks.services.write import DESCRIPTION_MAX
+from engines.filters.text import fold
 
 # `[[Name]]` looked up per description; later ones stay as written.
 MAX_CARD_LINKS = 100

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 
-from cardsite.catalogue.search.text import fold
 from engines.errors import InputError
+from engines.filters.text import fold
 
 PER_PAGE = 25
 # A page number past the last shows the last page; past this it is refused, before counting.

@@ -14,13 +14,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from cardsite.catalogue.models import Card, Faction, Game
-from cardsite.catalogue.search.text import fold
 from cardsite.catalogue.short_ids import is_valid_short_id
 from decks.models import DELETED_KEEP_DAYS, Deck, DeckEntry, Job, PrintProfile
 from decks.reading.finding import PER_PAGE, DeckFilters
 from decks.reading.owning import buildable_only
 from decks.services import Standing, game_snapshot, standings
 from engines.errors import InputError
+from engines.filters.text import fold
 
 # Shown in "Recently deleted", newest first; older ones are still restorable by their link.
 DELETED_SHOWN = 100

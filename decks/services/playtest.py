@@ -9,10 +9,10 @@ from typing import Any
 
 from django.urls import reverse
 
-from cardsite.catalogue.search.text import fold
 from decks.services.resolve import ResolvedDeck
 from engines.base import GameEngine
 from engines.errors import InputError
+from engines.filters.text import fold
 from engines.playtest import MAX_ACTIONS, ActionError, card_json, playtest
 from engines.rules import DeckCard
 from engines.table import Table

@@ -15,10 +15,10 @@ from typing import Any
 from cardsite.cardlists.snapshot import FactionRef, GameSnapshot, SnapCard, game_snapshot
 from cardsite.catalogue.models import Card
 from cardsite.catalogue.search import names
-from cardsite.catalogue.search.text import fold
 from decks.services.intake import Intake, RequestedCard
 from engines.bounds import capped, more_problems
 from engines.errors import InputError
+from engines.filters.text import fold
 from engines.rules import DeckCard, Problem, Severity, infer_faction
 
 # "Did you mean" is a fuzzy search per name: only this many distinct unknown names get one.

@@ -19,7 +19,6 @@ from django.utils import timezone
 from cardsite.cardlists.decklist import MAX_QUANTITY
 from cardsite.cardlists.snapshot import game_snapshot
 from cardsite.catalogue.models import Game
-from cardsite.catalogue.search.text import fold
 from decks.models import Deck, DeckEntry, MaybeEntry
 from decks.public.versioning import decks_changed
 from decks.services.history import (
@@ -35,6 +34,7 @@ from decks.services.intake import Intake, bounded, intake_deck, intake_quantity
 from decks.services.resolve import ResolvedDeck, resolve
 from decks.services.validate import format_for
 from engines.errors import InputError
+from engines.filters.text import fold
 
 NAME_MAX = 120
 DESCRIPTION_MAX = 5_000

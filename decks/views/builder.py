@@ -15,7 +15,6 @@ from django.views.decorators.http import require_POST
 from cardsite.accounts import signed_in
 from cardsite.api.errors import as_form_error
 from cardsite.catalogue.models import Game
-from cardsite.catalogue.search.query import QuerySyntaxError
 from cardsite.catalogue.selectors import card_search, cards_in_order
 from decks.models import Deck
 from decks.reading.selectors import deck_card_counts, planned_cards
@@ -34,6 +33,7 @@ from decks.services.write import MAX_MAYBE
 from decks.views.common import owned_or_404, readable_or_404, version_in
 from decks.views.panel import choices_from, panel_context, results_context
 from engines.errors import InputError
+from engines.filters.syntax import QuerySyntaxError
 
 BUILDER_RESULTS = 30
 STEPS = {"add": 1, "remove": -1}

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db import models
 from django.db.models import F, IntegerField, OrderBy, Q, QuerySet
 from django.db.models.fields.json import KeyTextTransform, KeyTransform
 from django.db.models.functions import Cast
@@ -80,10 +81,13 @@ RELATED_IDS_INLINE = 500
 
 def _related(through_field: str, **lookup: object) -> Q:
     """A filter on a many-to-many relation as `id IN (...)`, which never duplicates cards."""
-    through = Card._meta.get_field(through_field).remote_field.through
-    target = Card._meta.get_field(through_field).m2m_reverse_field_name()
+    relation = Card._meta.get_field(through_field)
+    assert isinstance(relation, models.ManyToManyField)  # every caller names one
+    through = relation.remote_field.through
+    assert through is not None  # Django makes one for every many-to-many field
+    target = relation.m2m_reverse_field_name()
     filters = {f"{target}__{key}": value for key, value in lookup.items()}
-    matches = through.objects.filter(**filters).values_list("card_id", flat=True)
+    matches = through._default_manager.filter(**filters).values_list("card_id", flat=True)
     ids = list(matches[: RELATED_IDS_INLINE + 1])
     if len(ids) <= RELATED_IDS_INLINE:
         return Q(id__in=ids)
@@ -253,8 +257,8 @@ class _Compiler:
             self.warn(term, "no words to look for in the rules text")
         return q
 
-    def _in_games(self, model: type, **lookup: object) -> QuerySet:
-        return model.objects.filter(game_id__in=self.game_ids, **lookup)
+    def _in_games(self, model: type[models.Model], **lookup: object) -> QuerySet[Any]:
+        return model._default_manager.filter(game_id__in=self.game_ids, **lookup)
 
     def faction_q(self, term: Term) -> Q | None:
         wanted = slugify(term.value)

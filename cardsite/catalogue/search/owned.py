@@ -24,8 +24,8 @@ from typing import Any
 
 from django.db.models import Q, QuerySet, Sum
 
-from cardsite.catalogue.search.limits import QUERY_NUMBER_MAX, QUERY_NUMBER_MIN
-from cardsite.catalogue.search.query import QuerySyntaxError, Term, parse, terms
+from engines.filters.limits import QUERY_NUMBER_MAX, QUERY_NUMBER_MIN
+from engines.filters.syntax import QuerySyntaxError, Term, parse, terms
 
 # The key, and the `is:` value meaning `own>=1`.
 OWN_KEY = "own"

@@ -15,7 +15,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
 from django.core.validators import URLValidator
-from django.db import transaction
+from django.db import models, transaction
 from django.utils import timezone
 
 from cardsite.collection.services.owner_lock import lock_owner
@@ -103,8 +103,9 @@ def store_open(
                     "account may have; propose more once curators have reviewed some.",
                 )
             if content is not None:
-                folder = Proposal._meta.get_field(file_field).upload_to
-                stored = default_storage.save(folder + content.name, content)
+                field = Proposal._meta.get_field(file_field)
+                assert isinstance(field, models.FileField)  # the photo or the card file
+                stored = default_storage.save(f"{field.upload_to}{content.name}", content)
                 getattr(proposal, file_field).name = stored
             proposal.save()
     except BaseException:

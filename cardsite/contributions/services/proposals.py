@@ -221,6 +221,7 @@ def proposal_approve(
         if proposal.kind == Kind.SET:
             card_set_add(game=proposal.game, values=changes)
         elif proposal.kind == Kind.IMAGE:
+            assert card is not None  # proposal_create refuses an image that names no card
             # The photo was cleaned when proposed; approving makes a copy of it public.
             with proposal.photo.open("rb") as handle:
                 art = default_storage.save("art/" + proposal.photo.name.rsplit("/", 1)[-1], handle)
