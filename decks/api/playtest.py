@@ -16,6 +16,7 @@ from cardsite.api.fields import StrictIntegerField
 from cardsite.api.schema import ErrorSerializer
 from decks.api.responses import content_error
 from decks.api.serializers import DeckErrorSerializer, DeckInputSerializer
+from decks.public.presenters import playtest_card
 from decks.reading.selectors import deck_for_reader
 from decks.services import DeckContentError, intake_deck, intake_posted, resolve
 from decks.services.playtest import ActionError, playtest_session
@@ -194,7 +195,12 @@ class PlaytestView(APIView):
         except DeckContentError as exc:
             return content_error(exc, "Some cards are not known; nothing was dealt.")
         try:
-            answer = playtest_session(resolved=resolved, seed=data["seed"], actions=data["actions"])
+            answer = playtest_session(
+                resolved=resolved,
+                seed=data["seed"],
+                actions=data["actions"],
+                describe=playtest_card,
+            )
         except ActionError as exc:
             return Response(
                 {

@@ -6,12 +6,15 @@ asks not to be indexed: an unlisted deck's link is for those it was given to."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.urls import reverse
 
 from cardsite.seo import DESCRIPTION_CHARS, PageMeta, absolute, trimmed
 from decks.models import Deck
 from decks.public.og import OG_SIZE
 from decks.services import ResolvedDeck
+from engines.rules import DeckCard
 
 SAMPLE_CARDS = " Includes unofficial sample cards."
 
@@ -36,3 +39,15 @@ def deck_meta(*, deck: Deck, resolved: ResolvedDeck, format_name: str, summary: 
         image_alt=f"Key cards of the deck {deck.name}, a {game} deck",
         noindex=deck.visibility != Deck.Visibility.PUBLIC,
     )
+
+
+def playtest_card(card: DeckCard) -> dict[str, Any]:
+    """A card on a playtest table as the page and the API show it: its face and page links.
+    A card the table starts with that the catalogue lacks has a name and no page or face."""
+    return {
+        "id": card.key,
+        "name": card.name,
+        "type": card.card_type,
+        "face": reverse("catalogue:card-face", args=[card.key]) if card.key else None,
+        "url": reverse("catalogue:card-bare", args=[card.key]) if card.key else None,
+    }

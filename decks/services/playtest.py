@@ -3,11 +3,9 @@ list of actions, as the API answers it and the playtest page draws it. One code 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
-
-from django.urls import reverse
 
 from decks.services.resolve import ResolvedDeck
 from engines.base import GameEngine
@@ -16,17 +14,6 @@ from engines.filters.text import fold
 from engines.playtest import MAX_ACTIONS, ActionError, card_json, playtest
 from engines.rules import DeckCard
 from engines.table import Table
-
-
-def _card(card: DeckCard) -> dict[str, Any]:
-    # A card the table starts with that the catalogue lacks has a name and no page or face.
-    return {
-        "id": card.key,
-        "name": card.name,
-        "type": card.card_type,
-        "face": reverse("catalogue:card-face", args=[card.key]) if card.key else None,
-        "url": reverse("catalogue:card-bare", args=[card.key]) if card.key else None,
-    }
 
 
 def _outside(resolved: ResolvedDeck, table: Table) -> dict[str, DeckCard]:
@@ -80,15 +67,20 @@ def playtest_table(engine: GameEngine) -> Table:
 
 
 def playtest_session(
-    *, resolved: ResolvedDeck, seed: int, actions: Sequence[Mapping[str, Any]]
+    *,
+    resolved: ResolvedDeck,
+    seed: int,
+    actions: Sequence[Mapping[str, Any]],
+    describe: Callable[[DeckCard], dict[str, Any]],
 ) -> dict[str, Any]:
     """The deck's table after shuffling by `seed` and replaying `actions`, as JSON-ready data
-    with the table's declaration. An action the rules refuse raises engines' ActionError."""
+    with the table's declaration, each visible card as `describe` (a presenter) gives it. An
+    action the rules refuse raises engines' ActionError."""
     table = playtest_table(resolved.snapshot.engine)
     result = playtest(
         table, resolved.deck_cards, seed=seed, actions=actions, outside=_outside(resolved, table)
     )
-    return {**card_json(result, _card), "table": table_json(table), "seed": seed}
+    return {**card_json(result, describe), "table": table_json(table), "seed": seed}
 
 
 __all__ = ["ActionError", "decode_actions", "encode_actions", "playtest_session", "table_json"]
@@ -201,17 +193,21 @@ class PlaytestPage:
 
 
 def playtest_page(
-    *, resolved: ResolvedDeck, seed: int, actions: Sequence[Mapping[str, Any]]
+    *,
+    resolved: ResolvedDeck,
+    seed: int,
+    actions: Sequence[Mapping[str, Any]],
+    describe: Callable[[DeckCard], dict[str, Any]],
 ) -> tuple[PlaytestPage, str | None]:
     """The page's table after `actions`; an action the rules refuse is dropped with all after
     it, and its message returned beside the table before it."""
     error = None
     try:
-        answer = playtest_session(resolved=resolved, seed=seed, actions=actions)
+        answer = playtest_session(resolved=resolved, seed=seed, actions=actions, describe=describe)
     except ActionError as exc:
         error = str(exc)
         actions = actions[: max(0, exc.index)]
-        answer = playtest_session(resolved=resolved, seed=seed, actions=actions)
+        answer = playtest_session(resolved=resolved, seed=seed, actions=actions, describe=describe)
     return _page(answer, seed, list(actions)), error
 
 

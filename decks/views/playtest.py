@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from cardsite.api.errors import as_form_error
+from decks.public.presenters import playtest_card
 from decks.services import intake_deck, resolve
 from decks.services.playtest import decode_actions, encode_actions, playtest_page
 from decks.views.common import readable_or_404
@@ -54,7 +55,9 @@ def deck_playtest(request: HttpRequest, deck_id: str) -> HttpResponse:
         context["error"] = as_form_error(exc)
         actions = []
     resolved = resolve(game=deck.game.slug, intake=intake_deck(deck))
-    page, refused = playtest_page(resolved=resolved, seed=seed, actions=actions)
+    page, refused = playtest_page(
+        resolved=resolved, seed=seed, actions=actions, describe=playtest_card
+    )
     context["page"] = page
     context["error"] = context.get("error") or refused
     context["share"] = request.build_absolute_uri(
