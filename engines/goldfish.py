@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from engines.dealing import take_top
 from engines.errors import InputError
 from engines.rules import DeckCard
 
@@ -160,12 +161,11 @@ def draw_up_to(
     pile runs out; returns the pile and discards as they are after. Stops early only when
     both are empty."""
     while len(hand) < size:
-        if not pile:
-            if not discard:
-                break
-            pile, discard = discard, []
-            rng.shuffle(pile)
-        hand.append(pile.pop())
+        # The pile's top is its end here: the simulations deal from the back of the list.
+        card = take_top(pile, discard, rng, reshuffle=True, top=-1)
+        if card is None:
+            break
+        hand.append(card)
     return pile, discard
 
 

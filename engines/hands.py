@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
+from engines.dealing import take_top
 from engines.errors import InputError
 from engines.rules import DeckCard
 
@@ -143,12 +144,10 @@ def deal(
 def _draw(rules: HandRules, state: HandState, n: int, rng: random.Random) -> HandState:
     hand, library, discards = list(state.hand), list(state.library), list(state.discards)
     for _ in range(n):
-        if not library and rules.reshuffle_discards and discards:
-            library, discards = discards, []
-            rng.shuffle(library)
-        if not library:
+        card = take_top(library, discards, rng, reshuffle=rules.reshuffle_discards)
+        if card is None:
             break  # no card to draw: the draw simply does not happen
-        hand.append(library.pop(0))
+        hand.append(card)
     return replace(state, hand=tuple(hand), library=tuple(library), discards=tuple(discards))
 
 

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engines.dealing import reshuffle_into
 from engines.rules import DeckCard
 from engines.table import (
     COUNTER_BOUND,
@@ -187,14 +188,12 @@ class _Session:
     def take_top(self, source: str) -> _Card | None:
         pile = self.zones[source]
         rules, discard = self.table.rules, self.table.discard
-        if not pile and source == self.table.deck and rules.reshuffle_discards and discard:
-            pile.extend(self.zones[discard])
-            self.zones[discard].clear()
-            self.rng.shuffle(pile)
+        from_deck = source == self.table.deck and rules.reshuffle_discards and bool(discard)
+        discards: list[_Card] = self.zones[discard] if from_deck and discard else []
+        if reshuffle_into(pile, discards, self.rng, reshuffle=from_deck):
             for card in pile:
                 card.face_up, card.exhausted = False, False
-            if pile:
-                self.log.append("Shuffled the discards into a new deck.")
+            self.log.append("Shuffled the discards into a new deck.")
         return pile.pop(0) if pile else None
 
     def put(
