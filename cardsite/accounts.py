@@ -60,7 +60,8 @@ class SignupForm(UserCreationForm):
         help_text="Optional; used only to send you a password reset link. Never shown.",
     )
 
-    class Meta(UserCreationForm.Meta):
+    # django-stubs declare no Meta on UserCreationForm; Django's own has one, fields included.
+    class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]
         model = User
         fields = ("username", "email")
 
@@ -86,12 +87,12 @@ class ResetForm(PasswordResetForm):
 
     connection: BaseEmailBackend | None = None
 
-    def save(self, **kwargs: Any) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         connection = get_connection()
         try:
             connection.open()
             self.connection = connection
-            super().save(**kwargs)
+            super().save(*args, **kwargs)
         except (smtplib.SMTPException, OSError) as exc:
             log.exception("password reset mail not sent")
             raise MailNotSent(str(exc)) from exc

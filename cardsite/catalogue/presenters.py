@@ -64,6 +64,8 @@ def home_meta(games: Iterable[Game]) -> PageMeta:
 def game_meta(game: Game) -> PageMeta:
     """`game` as game_get gives it: its sets already read, its cards counted (card_count)."""
     about = game.description
+    # An annotation of game_get's query: an instance attribute the model does not declare.
+    count: int = vars(game)["card_count"]
     # Kept whole however long the game's own description is.
     note = (
         " Includes an unofficial sample set."
@@ -71,7 +73,7 @@ def game_meta(game: Game) -> PageMeta:
         else ""
     )
     text = (
-        f"{game.name}: {game.card_count} cards, with the sets, deck formats and keywords the "
+        f"{game.name}: {count} cards, with the sets, deck formats and keywords the "
         f"rulebook gives. {about}"
     )
     return PageMeta(
