@@ -1,11 +1,23 @@
-"""The documentation: the README stays short and its links land, and the game format reference
-is rendered from any JSON Schema (docs/hooks/game_format.py, which mkdocs runs at build time)."""
+"""The documentation: the README stays short and its links land, the game format reference is
+rendered from any JSON Schema (docs/hooks/game_format.py, which mkdocs runs at build time), the
+game authors' guide quotes its example files as they are, and the goldfish procedure's
+reference names everything its reader accepts."""
 
 import importlib.util
 import json
 import re
+import shutil
 from pathlib import Path
 from types import ModuleType
+from typing import get_args
+
+import pytest
+
+from engines import game_engine
+from engines.gamefile import GameFileError, read_game_folder
+from engines.procedure.cards import TEST_KEYS
+from engines.procedure.definition import CHART_FIELDS, COST_CARD_KEYS, ODDS_KEYS, SUMMARY_FIELDS
+from engines.procedure.vocabulary import CHART_KINDS, MEASURE_KINDS, Step
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -180,3 +192,102 @@ def test_a_pipe_escaped_for_github_in_a_table_cells_code_is_a_plain_pipe_on_the_
     assert table_pipes.on_page_markdown(page) == "\n".join(
         ["| `GET /x/?as=text|json` | a \\| b |", "A line `a\\|b` outside a table.", ""]
     )
+
+
+# A fenced block in a page that quotes a file opens with `# From <path>` (TOML) or
+# `// From <path>` (JSON); a line `# ...` or `// ...` marks lines left out.
+FENCE = re.compile(r"^( *)```[a-z]*\n(.*?)^\1```", re.DOTALL | re.MULTILINE)
+FROM = re.compile(r"^(?:#|//) From (\S+)$")
+ELIDED = ("# ...", "// ...")
+
+
+def quoted_excerpts(page: str) -> list[tuple[str, list[list[str]]]]:
+    """(path, its quoted runs of lines) for each block of the page that quotes a file."""
+    found = []
+    for indent, body in FENCE.findall(page):
+        lines = [line.removeprefix(indent) for line in body.splitlines()]
+        head = FROM.match(lines[0]) if lines else None
+        if head is None:
+            continue
+        runs: list[list[str]] = [[]]
+        for line in lines[1:]:
+            if line.strip() in ELIDED:
+                runs.append([])
+            else:
+                runs[-1].append(line)
+        found.append((head[1], [run for run in runs if run]))
+    return found
+
+
+def test_every_file_the_game_authors_guide_quotes_holds_the_lines_quoted_in_that_order():
+    page = (ROOT / "docs" / "pages" / "game-authoring.md").read_text(encoding="utf-8")
+    excerpts = quoted_excerpts(page)
+    assert {path for path, _ in excerpts} >= {
+        "tests/games/example-game/engine.toml",
+        "tests/games/example-game/goldfish.toml",
+        "tests/games/example-game/game.json",
+        "tests/games/example-game/sample.json",
+    }
+    for path, runs in excerpts:
+        text = (ROOT / path).read_text(encoding="utf-8")
+        at = 0
+        for run in runs:
+            quoted = "\n".join(run) + "\n"
+            found = text.find(quoted, at)
+            assert found >= 0, f"{path} does not hold, after what came before:\n{quoted}"
+            at = found + len(quoted)
+
+
+def test_an_excerpt_is_read_in_runs_split_where_lines_are_left_out():
+    page = "\n".join(
+        ["```toml", "# From a.toml", "x = 1", "# ...", "y = 2", "z = 3", "```", "```", "w", "```"]
+    )
+    assert quoted_excerpts(page) == [("a.toml", [["x = 1"], ["y = 2", "z = 3"]])]
+
+
+def test_the_goldfish_procedure_reference_names_every_verb_key_and_kind_the_reader_knows():
+    page = (ROOT / "docs" / "pages" / "reference" / "goldfish-procedure.md").read_text(
+        encoding="utf-8"
+    )
+    headings = set(re.findall(r"^### `(\w+)`$", page, re.MULTILINE))
+    # Each step of the vocabulary is the verb a file's `do` names, in lower case.
+    assert {step.__name__.lower() for step in get_args(Step)} <= headings
+    named = set(re.findall(r"`([a-z_]+)`", page))
+    charts = {chart for kinds in CHART_KINDS.values() for chart in kinds}
+    everything = (
+        set(MEASURE_KINDS)
+        | charts
+        | TEST_KEYS
+        | ODDS_KEYS
+        | CHART_FIELDS
+        | SUMMARY_FIELDS
+        | COST_CARD_KEYS
+    )
+    assert everything - named == set()
+
+
+# The guide's broken copies of the example: (file, text replaced, replacement).
+BROKEN_EXAMPLES = [
+    ("engine.toml", 'zone = "deck"\nexactly = 12', 'zone = "decks"\nexactly = 12'),
+    ("engine.toml", "maximum = 2\n", 'maximum = "two"\n'),
+    ("engine.toml", 'types = ["Relic"]', 'types = ["Relic"]\nfilter = "t:relic"'),
+    ("goldfish.toml", 'best = "glow"\nto = "table"', 'best = "glow"\nto = "hand"'),
+    ("goldfish.toml", 'holds = "lantern"', 'holds = "lanterns"'),
+]
+
+
+@pytest.mark.parametrize(("name", "before", "after"), BROKEN_EXAMPLES)
+def test_each_refusal_the_game_authors_guide_shows_is_what_the_loader_says(
+    tmp_path, name, before, after
+):
+    folder = tmp_path / "example-game"
+    shutil.copytree(ROOT / "tests" / "games" / "example-game", folder)
+    path = folder / name
+    text = path.read_text(encoding="utf-8")
+    assert before in text
+    path.write_text(text.replace(before, after, 1), encoding="utf-8")
+    with pytest.raises(GameFileError) as refused:
+        game_engine(read_game_folder(folder), file=str(folder / "engine.toml"))
+    error = refused.value
+    page = (ROOT / "docs" / "pages" / "game-authoring.md").read_text(encoding="utf-8")
+    assert f"{Path(error.file).name}: {error.path}: {error.reason}" in page
