@@ -184,7 +184,9 @@ STATICFILES_DIRS = [
 MEDIA_URL = "media/"
 MEDIA_ROOT = env.path("MEDIA_ROOT", default=BASE_DIR / "media")
 
-FIXTURES_DIR = BASE_DIR / "fixtures"
+# The games' folders (fixtures/<slug>/engine.toml and its data): the same environment variable
+# engines/ reads, so load_games and the engines never look in two places.
+FIXTURES_DIR = env.path("CARDSITE_GAMES_DIR", default=BASE_DIR / "fixtures")
 # Where each game's rulebook (its engine's `rulebook`, a text file) is, to link from its page
 # and serve as plain text; a rulebook not there is named without a link.
 RULEBOOKS_DIR = env.path("RULEBOOKS_DIR", default=BASE_DIR / "rulebooks")
