@@ -40,9 +40,23 @@ class EngineRegistry(MutableMapping[str, GameEngine]):
         # request, or unchanged on a reload) is not checked and built again.
         self._built: dict[str, GameEngine] = {}
         self._refreshers: list[Callable[[], None]] = []
+        self._on_miss: Callable[[str], None] | None = None
 
     def __getitem__(self, slug: str) -> GameEngine:
+        if slug not in self._all and self._on_miss is not None:
+            # A game stored since this process last looked: it is served at once, not only
+            # when the next timed check comes due.
+            self._on_miss(slug)
         return self._all[slug]
+
+    def __contains__(self, slug: object) -> bool:
+        # Without a lookup: asking whether a game exists must not load anything.
+        return slug in self._all
+
+    def when_missing(self, handler: Callable[[str], None]) -> None:
+        """Call `handler(slug)` when a game this process does not serve is asked for; it may
+        `use` the site's stored definitions before the lookup is tried again."""
+        self._on_miss = handler
 
     def __setitem__(self, slug: str, engine: GameEngine) -> None:
         # Serve `engine` for `slug` in this process until the games change (tests' overrides).

@@ -17,6 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
 
 from cardsite.catalogue.models import Game
@@ -75,6 +76,21 @@ def catch_up() -> None:
     hashes = Game.objects.exclude(definition_hash="").values_list("slug", "definition_hash")
     if _version(dict(hashes)) != _served:
         _serve()
+
+
+def _asked_for(slug: str) -> None:
+    # A game asked for by name that this process does not serve yet: stored since, perhaps,
+    # in which case it is served now (one query), whatever the timed check says.
+    try:
+        stored = Game.objects.filter(slug=slug).exclude(definition_hash="").exists()
+    except (DatabaseError, RuntimeError):
+        # No database to ask here (a migration's state, a test without one): a plain miss.
+        return
+    if stored:
+        _serve()
+
+
+ENGINES.when_missing(_asked_for)
 
 
 def forget() -> None:

@@ -113,3 +113,21 @@ def test_with_no_announcement_and_no_timed_check_a_request_reads_no_games(
     with django_assert_num_queries(0):
         live_games.catch_up()
     assert "quiet-fate" not in ENGINES
+
+
+def test_a_game_asked_for_before_the_timed_check_is_served_at_once_not_a_500(
+    client, games_folder, settings
+):
+    # `make run`: no Redis, so the announcement stays in load_games' process, and the timed
+    # check is seconds away; the game's page is asked for in between.
+    copy_game(FIXTURES / "fate-foretold", games_folder, "early-fate")
+    load("early-fate")
+    as_another_process()
+    cache.clear()
+    settings.GAMES_RECHECK_SECONDS = None
+    assert client.get("/games/early-fate/").status_code == 200
+    assert "early-fate" in ENGINES
+
+
+def test_a_slug_no_game_has_is_still_a_404(client):
+    assert client.get("/games/no-such-game/").status_code == 404

@@ -5,12 +5,9 @@ documentation cannot drift from the code. The COLLECTION examples need a signed-
 their test runs them for a user owning three copies of one printing."""
 
 import tomllib
-from pathlib import Path
 from typing import NamedTuple
 
-from django.conf import settings
-
-from engines import ENGINES
+from engines import ENGINES, GAMES_DIR
 
 
 class Example(NamedTuple):
@@ -19,18 +16,21 @@ class Example(NamedTuple):
 
 
 def _examples_across_games() -> dict[str, list[Example]]:
-    # Examples that span the games name their cards and games: data, beside the games.
-    text = (Path(settings.FIXTURES_DIR) / "search-examples.toml").read_text(encoding="utf-8")
+    # Examples that span the games name their cards and games: data, beside the games (the
+    # folder the engines read, fixed for the process); a games folder without them has none.
+    path = GAMES_DIR / "search-examples.toml"
+    if not path.exists():
+        return {}
     return {
         group: [Example(e["query"], e["meaning"]) for e in entries]
-        for group, entries in tomllib.loads(text).items()
+        for group, entries in tomllib.loads(path.read_text(encoding="utf-8")).items()
     }
 
 
 _ACROSS = _examples_across_games()
-GENERAL = _ACROSS["general"]
+GENERAL = _ACROSS.get("general", [])
 # `own` reads the signed-in viewer's collection (and their pool's); anonymously it is dropped.
-COLLECTION = _ACROSS["collection"]
+COLLECTION = _ACROSS.get("collection", [])
 
 # Each game's own, from its engine.toml's `examples`: kept up to date as games are loaded.
 BY_GAME: dict[str, list[Example]] = ENGINES.derived(
