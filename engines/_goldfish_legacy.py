@@ -132,7 +132,7 @@ def with_goldfish(engine: GameEngine) -> GameEngine:
         goldfish=module.goldfish,
         goldfish_reference=module.goldfish_reference,
         goldfish_policy=module.GOLDFISH_POLICY,
-        goldfish_cost=legacy.goldfish_cost,
+        goldfish_cost_written=legacy.goldfish_cost,
         goldfish_charts=legacy.goldfish_charts,
         goldfish_summary=legacy.goldfish_summary,
         odds=module.odds,

@@ -295,9 +295,10 @@ class GameEngine:
     # 53,000 a second on one core here, 2026-11-23). It weighs the runs a request may simulate
     # inside a web request before it must become a background job, and the time the goldfish
     # page estimates.
-    goldfish_cost: float = 1.0
+    # (goldfish_cost below: the written figure, or a declared procedure's measured one.)
+    goldfish_cost_written: float = 1.0
     # A declared procedure's cost, measured (engines.procedure.cost) the first time it is
-    # asked for; None: `goldfish_cost` as written.
+    # asked for; None: the cost as written.
     goldfish_measured: Callable[[], float] | None = field(default=None, compare=False)
     # The zone of a card whose type the rulebook does not state, from its factions; None:
     # the game's first zone.
@@ -324,9 +325,12 @@ class GameEngine:
     examples: tuple[SearchExample, ...] = ()
     _stats_by_key: dict[str, StatField] = field(init=False, repr=False, compare=False)
 
-    def simulation_cost(self) -> float:
-        """What one default game of its goldfish costs, in the site's unit of work."""
-        return self.goldfish_measured() if self.goldfish_measured else self.goldfish_cost
+    @property
+    def goldfish_cost(self) -> float:
+        """What one default game of its goldfish costs, in the site's units of work."""
+        if self.goldfish_measured is not None:
+            return self.goldfish_measured()
+        return self.goldfish_cost_written
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_stats_by_key", {s.key: s for s in self.stats})

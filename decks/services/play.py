@@ -90,7 +90,7 @@ def policy_from_form(engine: GameEngine, form: Mapping[str, str]) -> dict[str, A
 def goldfish_work(*, engine: GameEngine, runs: int, policy: Mapping[str, Any]) -> float:
     """How much simulating costs, in units of work (GameEngine.goldfish_cost)."""
     resolved = resolve_policy(engine.goldfish_policy, policy)
-    return work_of(engine.goldfish_policy, resolved, runs, engine.simulation_cost())
+    return work_of(engine.goldfish_policy, resolved, runs, engine.goldfish_cost)
 
 
 def goldfish_check(

@@ -22,7 +22,7 @@ GOLDFISH_FIELDS = {
     "goldfish",
     "goldfish_reference",
     "goldfish_policy",
-    "goldfish_cost",
+    "goldfish_cost_written",
     "goldfish_measured",
     "goldfish_charts",
     "goldfish_summary",

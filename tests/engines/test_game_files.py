@@ -190,7 +190,7 @@ def test_the_site_serves_each_game_from_its_file_with_its_simulation_attached(sl
     served = engines.get_engine(slug)
     assert snapshot(served) == golden(slug)
     assert served.goldfish is not None and served.odds is not None
-    assert served.goldfish_summary and served.simulation_cost() < 1
+    assert served.goldfish_summary and served.goldfish_cost < 1
 
 
 def test_a_broken_goldfish_file_is_refused_naming_it_the_path_and_the_reason(tmp_path):
