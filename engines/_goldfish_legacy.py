@@ -27,60 +27,6 @@ class _Legacy:
 
 
 _BY_RULEBOOK = {
-    # conquest-of-orion (engines/conquest_of_orion_goldfish.py)
-    "conquest-of-orion.txt": _Legacy(
-        "engines.conquest_of_orion_goldfish",
-        # Measured 2026-11-24 (tests/benchmarks/bench_goldfish.py, the sample set's legal deck,
-        # default policy, one core): 199,700 vectorised games a second beside 19,000 default
-        # Conquest of Fates games (the unit) in the same run: 10.5 times cheaper, rounded up.
-        goldfish_cost=0.1,
-        goldfish_charts=(
-            ResultChart(
-                "playable_cards_per_turn",
-                "Playable cards in hand, by turn (mean per game)",
-                "Turn",
-                "Playable cards in hand",
-                spread="playable_cards_per_turn_sd",
-            ),
-            ResultChart(
-                "any_playable_by_turn",
-                "Games with a playable card in hand, by turn",
-                "Turn",
-                "Share of games",
-                share=True,
-            ),
-        ),
-        goldfish_summary=(
-            SummaryFigure("turns", "Turns simulated", "count"),
-            SummaryFigure(
-                "playable_per_turn.*.mean",
-                "Turn {part}: playable cards in hand",
-                "mean",
-                spread="playable_per_turn.*.sd",
-            ),
-            SummaryFigure(
-                "any_playable_by_turn.*", "Turn {part}: games with a playable card in hand", "share"
-            ),
-            SummaryFigure(
-                "cards.*.mean_first_turn",
-                "{part}: first turn playable (in hand, Tier reached, cost payable)",
-                "mean",
-                spread="cards.*.sd_first_turn",
-            ),
-            SummaryFigure(
-                "cards.*.in_opening_hand",
-                "{part}: in the opening hand, after the exchange",
-                "share",
-                exact="cards.*.in_opening_hand",
-            ),
-            SummaryFigure(
-                "cards.*.in_hand_by_last_turn",
-                "{part}: in hand by the last turn",
-                "share",
-                exact="cards.*.in_hand_by_last_turn",
-            ),
-        ),
-    ),
     # fate-foretold (engines/fate_foretold_goldfish.py)
     "fate-foretold.txt": _Legacy(
         "engines.fate_foretold_goldfish",

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from engines.goldfish import resolve_policy
+from engines.procedure.pool import affordable_rows, pay_rows
 from engines.procedure.results import Counts, answer
 from engines.procedure.tables import (
     EMPTY,
@@ -31,15 +32,20 @@ from engines.procedure.tables import (
 )
 from engines.procedure.vocabulary import (
     Amount,
+    Ascend,
     Choose,
     Clear,
     Deal,
     Deploy,
     Discard,
+    Exchange,
+    Income,
     Mark,
     Mulligan,
+    Playable,
     Procedure,
     Refill,
+    Rise,
     Shuffle,
     Step,
     Tally,
@@ -93,6 +99,14 @@ class _Batch:
         self.totals = {k: np.zeros(rows, np.int64) for k in counts.per_turn}
         self.game_totals = {k: np.zeros(rows, np.int64) for k in counts.per_game}
         self.first = {k: np.full(rows, counts.turns + 1, np.int64) for k in counts.first}
+        pool, level = procedure.pool, procedure.level
+        self.pool = {r: np.zeros(rows, np.int64) for r in (pool.resources if pool else ())}
+        self.level = np.full(rows, level.start if level else 0, np.int64)
+        self.rising = np.zeros(rows, np.bool_)
+        self.name_first = {
+            k: np.full((rows, len(names) + 1), counts.turns + 1, np.int64)
+            for k, names in counts.names.items()
+        }
 
     def target(self, value: Amount) -> IntArray | int:
         if isinstance(value, str) and value in self.counters:
@@ -131,6 +145,17 @@ class _Batch:
             holds = np.take(self.cards.tests[step.holds], self.hand).any(axis=1)
             first, turn = self.first[step.measure], max(turn, 1)
             first[holds & (first > turn)] = turn
+        elif isinstance(step, Exchange):
+            self.exchange(step)
+        elif isinstance(step, Income):
+            self.income(step, turn)
+        elif isinstance(step, Rise):
+            self.level += self.rising
+            self.rising[:] = False
+        elif isinstance(step, Ascend):
+            self.ascend(step)
+        elif isinstance(step, Playable):
+            self.playable(step, turn)
         elif isinstance(step, Tally):
             by_type = self.counts.by_type[step.measure]
             type_of = self.cards.type_index(list(by_type))
@@ -364,6 +389,91 @@ class _Batch:
         target[which] = size
         self.draw(name, target)
 
+    # --- a resource pool and a level ------------------------------------------------------
+
+    def exchange(self, step: Exchange) -> None:
+        """The hand's cards failing `keep` go to the bottom of the pile in slot order (the
+        order they were drawn in), and as many are drawn."""
+        limit = self.procedure.amount(step.keep.at_most, self.policy)
+        going = np.take(self.cards.bound(step.keep, limit), self.hand) > limit
+        if not going.any():
+            return
+        name = step.pile
+        pile, head, left = self.pile[name], self.head[name], self.left[name]
+        width = pile.shape[1]
+        flat, base = pile.reshape(-1), self.index * width
+        for slot in range(self.hand.shape[1]):
+            back = going[:, slot]
+            if back.any():
+                tail = base + (head + left) % width
+                flat[tail] = np.where(back, self.hand[:, slot], flat[tail])
+                left += back
+        target = self.held.copy()
+        np.putmask(self.hand, going, -1)
+        for _, keys in self.keys.values():
+            np.putmask(keys, going, EMPTY)
+        self.held -= going.sum(axis=1)
+        self.draw(name, target)
+
+    def income(self, step: Income, turn: int) -> None:
+        assert self.procedure.pool is not None  # read_procedure asks for one
+        if turn == 1 and step.not_on_turn_1 and self.policy[step.not_on_turn_1]:
+            return
+        cap = self.procedure.pool.cap
+        for r, gain in step.gain.items():
+            held = self.pool[r]
+            held += self.procedure.amount(gain, self.policy)
+            np.minimum(held, cap, out=held)
+
+    def ascend(self, step: Ascend) -> None:
+        pool, level = self.procedure.pool, self.procedure.level
+        assert pool is not None and level is not None  # read_procedure asks for both
+        cost = {r: self.procedure.amount(level.cost.get(r, 0), self.policy) for r in pool.resources}
+        size = self.cards.size[step.pile]
+        own = self.cards.bound(level.need, level.start)[self.cards.offset[step.pile] :][:size]
+        top = int(own.max()) if size else level.start
+        paying = (self.level < top) & ~self.rising & affordable_rows(pool, self.pool, cost)
+        if paying.any():
+            pay_rows(pool, self.pool, cost, paying)
+            self.rising |= paying
+
+    def playable(self, step: Playable, turn: int) -> None:
+        """Each hand's cards whose need is within the level and whose cost the pool pays."""
+        pool, level = self.procedure.pool, self.procedure.level
+        assert pool is not None and level is not None  # read_procedure asks for both
+        # An empty slot needs more than any level.
+        need = np.take(self.cards.bound(level.need, EMPTY * -1), self.hand)
+        cost = {r: np.take(self.cards.values(pool.cost[r]), self.hand) for r in pool.resources}
+        ready = (need <= self.level[:, None]) & affordable_rows(pool, self.pool, cost)
+        count = ready.sum(axis=1)
+        if step.count:
+            self.totals[step.count] += count
+        if step.any:
+            self.counts.turn_shares[step.any][turn - 1] += int(np.count_nonzero(count))
+        if step.first:
+            first = self.name_first[step.first]
+            width = first.shape[1]
+            names = self.cards.name_index(self.counts.names[step.first])
+            at = (self.index * width)[:, None] + np.take(names, self.hand)
+            flat = first.reshape(-1)
+            flat[at[ready & (flat[at] > turn)]] = turn
+
+    def note_held(self, moment: str) -> None:
+        """The per_name measures' figures of the hands' names at `moment` (setup, end)."""
+        for key, figures in self.counts.name_held.items():
+            measure = next(m for m in self.procedure.measures if m.key == key)
+            wanted = [f for f in figures if (measure.held or {})[f] == moment]
+            if not wanted:
+                continue
+            names = self.counts.names[key]
+            width = len(names) + 1
+            found = np.zeros((self.rows, width), np.bool_)
+            at = (self.index * width)[:, None] + np.take(self.cards.name_index(names), self.hand)
+            found.reshape(-1)[at.ravel()] = True
+            games = found[:, : len(names)].sum(axis=0)
+            for figure in wanted:
+                figures[figure] += games
+
     def choose(self, step: Choose, turn: int) -> None:
         pile, head, left = self.pile[step.pile], self.head[step.pile], self.left[step.pile]
         width = pile.shape[1]
@@ -446,6 +556,7 @@ def run_batched(
         batch = _Batch(procedure, table, p, rng, rows, counts, slots)
         for step in procedure.setup:
             batch.play(step, 0)
+        batch.note_held("setup")
         for turn in range(1, turns + 1):
             for total in batch.totals.values():
                 total[:] = 0
@@ -457,4 +568,10 @@ def run_batched(
             counts.each[key].add(total)
         for key, first in batch.first.items():
             counts.first[key] += np.bincount(first, minlength=turns + 2)
-    return answer(procedure.measures, counts, runs)
+        batch.note_held("end")
+        for key, by_name in batch.name_first.items():
+            names = by_name.shape[1] - 1
+            codes = np.arange(names)[None, :] * (turns + 2) + by_name[:, :names]
+            found = np.bincount(codes.ravel(), minlength=names * (turns + 2))
+            counts.name_first[key] += found.reshape(names, turns + 2)
+    return answer(procedure.measures, counts, runs, procedure.report, p)

@@ -19,20 +19,28 @@ from engines.procedure.vocabulary import (
     CHART_KINDS,
     MEASURE_KINDS,
     Amount,
+    Ascend,
+    Bound,
     Choose,
     Clear,
     Deal,
     Deploy,
     Discard,
+    Exchange,
     Figure,
     Gain,
+    Income,
+    Level,
     Mark,
     Measure,
     Mulligan,
     Odds,
     Pile,
+    Playable,
+    Pool,
     Procedure,
     Refill,
+    Rise,
     Shuffle,
     Step,
     Tally,
@@ -93,6 +101,8 @@ class _Reader:
         self.piles = {p.name for p in piles}
         self.counters = counters
         self.measures = {m.key: m for m in measures}
+        self.pool: Pool | None = None
+        self.level: Level | None = None
 
     def amount(self, path: str, value: Any, counters: bool = False) -> Amount:
         if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
@@ -135,10 +145,48 @@ class _Reader:
                 down_to=self.amount(f"{path}.down_to", spec.get("down_to")),
                 best=compile_order(f"{path}.best", spec.get("best"), self.tests),
             )
+        if verb == "mulligan" and spec.get("by") == "exchange":
+            _only(path, spec, {"do", "by", "pile", "keep"})
+            return Exchange(self.pile(path, spec), self.bound(f"{path}.keep", spec.get("keep")))
+        if verb == "income":
+            self.economy(path, pool=True)
+            _only(path, spec, {"do", "gain", "not_on_turn_1"})
+            gain = _table(f"{path}.gain", spec.get("gain"))
+            for r in gain:
+                self.resource(f"{path}.gain.{r}", r)
+            skip = spec.get("not_on_turn_1")
+            if skip is not None and skip not in self.knobs:
+                raise ProcedureError(f"{path}.not_on_turn_1", f"no policy knob named {skip!r}")
+            return Income(
+                {r: self.amount(f"{path}.gain.{r}", n) for r, n in gain.items()},
+                None if skip is None else str(skip),
+            )
+        if verb == "rise":
+            self.economy(path, level=True)
+            _only(path, spec, {"do"})
+            return Rise()
+        if verb == "ascend":
+            self.economy(path, pool=True, level=True)
+            _only(path, spec, {"do", "pile"})
+            return Ascend(self.pile(path, spec))
+        if verb == "playable":
+            self.economy(path, pool=True, level=True)
+            _only(path, spec, {"do", "count", "any", "first"})
+            found = {
+                (key, kind): None
+                if spec.get(key) is None
+                else self.measure(f"{path}.{key}", spec[key], kind)
+                for key, kind in (
+                    ("count", "per_turn"),
+                    ("any", "share_per_turn"),
+                    ("first", "per_name"),
+                )
+            }
+            return Playable(*found.values())
         if verb == "mulligan":
             _only(path, spec, {"do", "by", "pile", "test", "fewer_than", "mark"})
             if spec.get("by") != "redraw":
-                raise ProcedureError(f"{path}.by", "a mulligan is by redraw")
+                raise ProcedureError(f"{path}.by", "a mulligan is by redraw or by exchange")
             mark = spec.get("mark")
             return Mulligan(
                 pile=self.pile(path, spec),
@@ -195,6 +243,24 @@ class _Reader:
             )
         raise ProcedureError(f"{path}.do", f"unknown verb {verb!r}")
 
+    def economy(self, path: str, *, pool: bool = False, level: bool = False) -> None:
+        if pool and self.pool is None:
+            raise ProcedureError(path, "the procedure declares no [pool]")
+        if level and self.level is None:
+            raise ProcedureError(path, "the procedure declares no [level]")
+
+    def resource(self, path: str, name: str) -> None:
+        if self.pool is None or name not in self.pool.resources:
+            raise ProcedureError(path, f"no resource named {name!r}")
+
+    def bound(self, path: str, value: Any) -> Bound:
+        spec = _table(path, value)
+        _only(path, spec, {"stat", "default", "at_most"})
+        if not isinstance(spec.get("stat"), str) or not isinstance(spec.get("default", 0), int):
+            raise ProcedureError(path, "a bound names a stat, and a whole-number default")
+        at_most = self.amount(f"{path}.at_most", spec.get("at_most", 0))
+        return Bound(spec["stat"], spec.get("default", 0), at_most)
+
     def _recorded(self, path: str, key: str) -> str:
         measure = self.measures.get(key)
         if measure is None or measure.kind not in ("each", "per_turn", "per_game"):
@@ -241,13 +307,48 @@ ODDS_KEYS = {
     "whole_draw",
     "label",
     "summary",
+    "each_name",
+    "after_exchange",
+    "turns",
 }
 CHART_FIELDS = {"key", "title", "x", "y", "share", "spread"}
 SUMMARY_FIELDS = {"path", "label", "unit", "spread", "exact"}
 
 
+def _odds_by_name(
+    path: str, spec: Mapping[str, Any], reader: _Reader, setup: Sequence[Step]
+) -> Odds:
+    """Each card name's chance of a copy in hand `turns` draws after the set-up's exchange."""
+    if not spec.get("after_exchange") or not any(isinstance(s, Exchange) for s in setup):
+        raise ProcedureError(f"{path}.each_name", "only after the set-up's exchange")
+    if not any(isinstance(s, Deal) for s in setup):
+        raise ProcedureError(path, "the set-up deals no opening hand")
+    for text in ("label", "summary"):
+        if not isinstance(spec.get(text), str):
+            raise ProcedureError(f"{path}.{text}", "a format string is required")
+    return Odds(
+        pile=reader.pile(path, spec),
+        of=None,
+        each_type=False,
+        at_least=1,
+        first=0,
+        per_turn=0,
+        fewer=False,
+        after_mulligan=False,
+        when_present=False,
+        whole_draw=False,
+        label=spec["label"],
+        summary=spec["summary"],
+        each_name=True,
+        turns=reader.amount(f"{path}.turns", spec.get("turns", 0)),
+    )
+
+
 def _odds(path: str, spec: Mapping[str, Any], reader: _Reader, setup: Sequence[Step]) -> Odds:
     _only(path, spec, ODDS_KEYS)
+    if spec.get("each_name"):
+        _only(path, spec, {"pile", "each_name", "after_exchange", "turns", "label", "summary"})
+        return _odds_by_name(path, spec, reader, setup)
     of = spec.get("of")
     if (of is None) == (not spec.get("each_type")):
         raise ProcedureError(path, "give either `of` (a card test) or `each_type = true`")
@@ -321,6 +422,80 @@ def _figures(name: str, items: Any, allowed: set[str], required: set[str]) -> tu
     return tuple(found)
 
 
+def _measure(
+    path: str, spec: Mapping[str, Any], kind: str, charts: Mapping[str, Any], piles: list[Pile]
+) -> Measure:
+    if kind != "per_name":
+        for key in ("pile", "first", "held"):
+            if key in spec:
+                raise ProcedureError(f"{path}.{key}", "only a per_name measure")
+        return Measure(str(spec["key"]), kind, dict(charts), spec.get("shares"))
+    if spec.get("pile") not in {p.name for p in piles}:
+        raise ProcedureError(f"{path}.pile", f"no pile named {spec.get('pile')!r}")
+    first = dict(_table(f"{path}.first", spec.get("first", {})))
+    _only(f"{path}.first", first, {"by_turn", "mean", "sd"})
+    held = dict(_table(f"{path}.held", spec.get("held", {})))
+    for figure, moment in held.items():
+        if moment not in ("setup", "end"):
+            raise ProcedureError(f"{path}.held.{figure}", "setup or end")
+    return Measure(str(spec["key"]), kind, dict(charts), None, str(spec["pile"]), first, held)
+
+
+def _pool(value: Any, tests: Mapping[str, Test]) -> Pool | None:
+    if value is None:
+        return None
+    spec = _table("pool", value)
+    _only("pool", spec, {"resources", "cap", "trade", "cost"})
+    resources = _list("pool.resources", spec.get("resources"))
+    cap, trade = spec.get("cap"), spec.get("trade")
+    if not all(isinstance(r, str) for r in resources) or not resources:
+        raise ProcedureError("pool.resources", "a list of resource names")
+    if not isinstance(cap, int) or not isinstance(trade, int) or trade < 1:
+        raise ProcedureError("pool", "cap and trade are whole numbers (trade at least 1)")
+    cost = _table("pool.cost", spec.get("cost"))
+    if set(cost) != set(resources):
+        raise ProcedureError("pool.cost", "an expression for each resource")
+    return Pool(
+        tuple(resources),
+        cap,
+        trade,
+        {r: compile_value(f"pool.cost.{r}", cost[r], tests) for r in resources},
+    )
+
+
+def _level(value: Any, reader: _Reader) -> Level | None:
+    if value is None:
+        return None
+    spec = _table("level", value)
+    _only("level", spec, {"start", "need", "cost"})
+    if reader.pool is None:
+        raise ProcedureError("level", "a level is paid for from a [pool]")
+    start = spec.get("start", 1)
+    if not isinstance(start, int):
+        raise ProcedureError("level.start", "a whole number")
+    cost = _table("level.cost", spec.get("cost", {}))
+    for r in cost:
+        reader.resource(f"level.cost.{r}", r)
+    return Level(
+        start,
+        reader.bound("level.need", spec.get("need")),
+        {r: reader.amount(f"level.cost.{r}", n) for r, n in cost.items()},
+    )
+
+
+def _report(value: Any, reader: _Reader, path: str = "report") -> Mapping[str, Any]:
+    """The `[report]` table, each `{ knob = "name" }` in it naming a knob."""
+    spec = _table(path, value)
+    if set(spec) == {"knob"} and path != "report":
+        if spec["knob"] not in reader.knobs:
+            raise ProcedureError(f"{path}.knob", f"no policy knob named {spec['knob']!r}")
+        return spec
+    return {
+        key: _report(item, reader, f"{path}.{key}") if isinstance(item, Mapping) else item
+        for key, item in spec.items()
+    }
+
+
 def read_procedure(definition: Mapping[str, Any]) -> Procedure:
     """The procedure a goldfish.toml declares, or a ProcedureError naming what is wrong."""
     _only(
@@ -339,6 +514,9 @@ def read_procedure(definition: Mapping[str, Any]) -> Procedure:
             "charts",
             "summary",
             "cost_deck",
+            "pool",
+            "level",
+            "report",
         },
     )
     policy = tuple(
@@ -352,15 +530,19 @@ def read_procedure(definition: Mapping[str, Any]) -> Procedure:
     piles = []
     for name, spec in _table("piles", definition.get("piles", {})).items():
         spec = _table(f"piles.{name}", spec)
-        _only(f"piles.{name}", spec, {"zone", "reshuffle"})
+        _only(f"piles.{name}", spec, {"zone", "reshuffle", "leave_out"})
         if not isinstance(spec.get("zone"), str):
             raise ProcedureError(f"piles.{name}.zone", "names the deck zone the pile is made of")
-        piles.append(Pile(name, spec["zone"], bool(spec.get("reshuffle", False))))
+        leave_out = _list(f"piles.{name}.leave_out", spec.get("leave_out", []))
+        for i, test in enumerate(leave_out):
+            if test not in tests:
+                raise ProcedureError(f"piles.{name}.leave_out[{i}]", f"no card test named {test!r}")
+        piles.append(Pile(name, spec["zone"], bool(spec.get("reshuffle", False)), tuple(leave_out)))
     counters = dict(_table("counters", definition.get("counters", {})))
     measures = []
     for i, spec in enumerate(_list("measures", definition.get("measures", []))):
         spec = _table(f"measures[{i}]", spec)
-        _only(f"measures[{i}]", spec, {"key", "kind", "charts", "shares"})
+        _only(f"measures[{i}]", spec, {"key", "kind", "charts", "shares", "pile", "first", "held"})
         kind = spec.get("kind")
         if kind not in MEASURE_KINDS:
             raise ProcedureError(f"measures[{i}].kind", f"one of {', '.join(MEASURE_KINDS)}")
@@ -370,8 +552,10 @@ def read_procedure(definition: Mapping[str, Any]) -> Procedure:
                 raise ProcedureError(f"measures[{i}].charts.{chart}", f"no {kind} chart")
         if "shares" in spec and kind != "hand_by_type":
             raise ProcedureError(f"measures[{i}].shares", "only a hand_by_type measure")
-        measures.append(Measure(str(spec["key"]), kind, dict(charts), spec.get("shares")))
+        measures.append(_measure(f"measures[{i}]", spec, kind, charts, piles))
     reader = _Reader(policy, tests, piles, counters, measures)
+    reader.pool = _pool(definition.get("pool"), tests)
+    reader.level = _level(definition.get("level"), reader)
     turn, starts = [], []
     for i, spec in enumerate(_list("turn", definition.get("turn", []))):
         spec = dict(_table(f"turn[{i}]", spec))
@@ -405,4 +589,7 @@ def read_procedure(definition: Mapping[str, Any]) -> Procedure:
             "summary", definition.get("summary", []), SUMMARY_FIELDS, {"path", "label"}
         ),
         cost_deck=_cost_deck(definition.get("cost_deck", [])),
+        pool=reader.pool,
+        level=reader.level,
+        report=_report(definition.get("report", {}), reader),
     )
