@@ -172,7 +172,9 @@ class _Batch:
         while True:
             take = np.minimum(np.maximum(target - self.held, 0), self.left[name])
             most = int(take.max()) if self.rows else 0
-            if most:
+            if most == 1:
+                self.take_one(name, take.astype(np.bool_))
+            elif most:
                 self.take(name, take, most)
             if not self.kept[name]:
                 return
@@ -203,6 +205,19 @@ class _Batch:
         head %= width
         left -= take
         self.held += take
+
+    def take_one(self, name: str, drawing: BoolArray) -> None:
+        """One card from the top of the pile into the first free slot, for the rows
+        `drawing`: a turn's single draw, without counting the free slots through."""
+        pile, head, left = self.pile[name], self.head[name], self.left[name]
+        free = first_max(self.hand < 0)
+        # A row drawing has a free slot: the hand's slots are as many as it can hold.
+        card = np.take(pile, self.index * pile.shape[1] + head)
+        self.put(self.hand_base + free, card, None if drawing.all() else drawing)
+        head += drawing
+        head %= pile.shape[1]
+        left -= drawing
+        self.held += drawing
 
     def put(self, at_hand: IntArray, card: IntArray, drawing: BoolArray | None) -> None:
         """Put each row's `card` into its hand at `at_hand` (flat), for the rows `drawing`
@@ -442,9 +457,18 @@ class _Batch:
         pool, level = self.procedure.pool, self.procedure.level
         assert pool is not None and level is not None  # read_procedure asks for both
         # An empty slot needs more than any level.
-        need = np.take(self.cards.bound(level.need, EMPTY * -1), self.hand)
-        cost = {r: np.take(self.cards.values(pool.cost[r]), self.hand) for r in pool.resources}
-        ready = (need <= self.level[:, None]) & affordable_rows(pool, self.pool, cost)
+        need = self.cards.bound(level.need, EMPTY * -1)
+        if self._uniform():
+            # Every game's pool and level alike (no card is paid for, only levels): whether
+            # a card is playable is one lookup by its number.
+            held = {r: self.pool[r][:1] for r in pool.resources}
+            cost = {r: self.cards.values(pool.cost[r])[None, :] for r in pool.resources}
+            by_card = (need <= self.level[0]) & affordable_rows(pool, held, cost)[0]
+            ready = np.take(by_card, self.hand)
+        else:
+            cost = {r: np.take(self.cards.values(pool.cost[r]), self.hand) for r in pool.resources}
+            ready = np.take(need, self.hand) <= self.level[:, None]
+            ready &= affordable_rows(pool, self.pool, cost)
         count = ready.sum(axis=1)
         if step.count:
             self.totals[step.count] += count
@@ -457,6 +481,12 @@ class _Batch:
             at = (self.index * width)[:, None] + np.take(names, self.hand)
             flat = first.reshape(-1)
             flat[at[ready & (flat[at] > turn)]] = turn
+
+    def _uniform(self) -> bool:
+        """Every row holds the same pool and stands at the same level."""
+        return all(
+            bool((values == values[0]).all()) for values in (*self.pool.values(), self.level)
+        )
 
     def note_held(self, moment: str) -> None:
         """The per_name measures' figures of the hands' names at `moment` (setup, end)."""
