@@ -35,6 +35,11 @@ def exact_odds(
                 (t, sum(c.card_type == t for c in pile))
                 for t in sorted({c.card_type for c in pile})
             ]
+        elif spec.each_faction:
+            groups = [
+                (f, sum(f in c.factions for c in pile))
+                for f in sorted({f for c in pile for f in c.factions})
+            ]
         else:
             assert spec.of is not None  # read_procedure asks for one or the other
             test = procedure.tests[spec.of]
@@ -50,7 +55,14 @@ def exact_odds(
                     chance = _after_mulligan(procedure, pile, p, count, draws)
                 else:
                     chance = at_least(size, count, draws, need)
-                words = {**p, "turn": turn, "index": turn - 1, "type": card_type, "draws": draws}
+                words = {
+                    **p,
+                    "turn": turn,
+                    "index": turn - 1,
+                    "type": card_type,
+                    "faction": card_type,
+                    "draws": draws,
+                }
                 found.append(
                     HandOdds(
                         spec.label.format(**words),

@@ -25,12 +25,16 @@ from engines.procedure.vocabulary import (
     Mark,
     Mulligan,
     Playable,
+    PlayLeaning,
     Procedure,
     Refill,
     Rise,
     Shuffle,
     Step,
+    StopWhen,
     Tally,
+    TallyFactions,
+    Trim,
 )
 from engines.rules import DeckCard
 
@@ -44,6 +48,7 @@ class _Game:
         cards: Sequence[DeckCard],
         rng: random.Random,
         memo: dict[tuple[int, int], Any],
+        chosen: DeckCard | None = None,
     ) -> None:
         self.procedure = procedure
         self.memo = memo
@@ -63,6 +68,10 @@ class _Game:
         self.level, self.rising = (level.start if level else 0), False
         # per_name measures: the first turn each name was playable in this game.
         self.name_first: dict[str, dict[str, int]] = {}
+        # The field cards are played to, and the chosen card counted with it.
+        self.field: list[DeckCard] = []
+        self.chosen = chosen
+        self.over = False
 
     def key(self, best: tuple[Expression, ...]) -> Callable[[DeckCard], tuple[int, ...]]:
         """The ordering's key, each card's worked out once a run (the games of a run deal
@@ -143,6 +152,61 @@ class _Game:
             self.ascend(step, policy)
         elif isinstance(step, Playable):
             self.playable(step, counts, turn)
+        elif isinstance(step, PlayLeaning):
+            self.play_leaning(step)
+        elif isinstance(step, Trim):
+            self.trim(step, policy)
+        elif isinstance(step, StopWhen):
+            self.stop_when(step, policy, counts, turn)
+        elif isinstance(step, TallyFactions):
+            hits = counts.faction_hits[step.measure]
+            for i, faction in enumerate(counts.factions[step.measure]):
+                hits[i] += any(faction in c.factions for c in self.hand)
+
+    def leaning(self, cards: Sequence[DeckCard]) -> tuple[str | None, int]:
+        """The faction `cards` and the chosen card count most (the first by name among
+        equals), and how many; None where none has a faction."""
+        counts: dict[str, int] = {}
+        for card in [*cards, *([self.chosen] if self.chosen else [])]:
+            for faction in card.factions:
+                counts[faction] = counts.get(faction, 0) + 1
+        if not counts:
+            return None, 0
+        faction = max(sorted(counts), key=lambda f: counts[f])
+        return faction, counts[faction]
+
+    def play_leaning(self, step: PlayLeaning) -> None:
+        target = self.leaning(self.field)[0] or self.leaning(self.hand)[0]
+        card = next((c for c in self.hand if target in c.factions), None)
+        if card is not None:
+            self.hand.remove(card)
+            self.field.append(card)
+        else:
+            self.draw(step.pile, len(self.hand) + 1)
+
+    def trim(self, step: Trim, policy: Mapping[str, Any]) -> None:
+        faction = self.leaning(self.field)[0]
+        pile = self.piles[step.pile]
+        for cards, limit in ((self.field, step.field), (self.hand, step.hand)):
+            while len(cards) > self.count(limit, policy):
+                # min() keeps the first of equals: the first card off the faction.
+                weakest = min(cards, key=lambda c: faction in c.factions)
+                cards.remove(weakest)
+                pile.insert(0, weakest)
+
+    def stop_when(
+        self, step: StopWhen, policy: Mapping[str, Any], counts: Counts, turn: int
+    ) -> None:
+        if self.leaning(self.field)[1] < self.count(step.at_least, policy):
+            return
+        self.over = True
+        if step.turn:
+            counts.each[step.turn].counts[turn] += 1
+        if step.share:
+            counts.shares[step.share] += 1
+        if step.first:
+            self.marked.add(step.first)
+            counts.first[step.first][turn] += 1
 
     def exchange(self, step: Exchange, policy: Mapping[str, Any]) -> None:
         limit = self.count(step.keep.at_most, policy)
@@ -277,8 +341,9 @@ def run_reference(
     counts = Counts.of(procedure, cards, turns)
     # Keyed by the ids of objects `cards` and `procedure` hold for the whole run.
     memo: dict[tuple[int, int], Any] = {}
+    chosen = procedure.chosen.card(cards, p) if procedure.chosen else None
     for _ in counted(runs, progress):
-        game = _Game(procedure, cards, rng, memo)
+        game = _Game(procedure, cards, rng, memo, chosen)
         for step in procedure.setup:
             game.play(step, p, counts, 0)
         game.note_held(counts, "setup")
@@ -288,6 +353,8 @@ def run_reference(
                 game.play(step, p, counts, turn)
             for key, tallies in counts.per_turn.items():
                 tallies[turn - 1].counts[game.turn_totals.get(key, 0)] += 1
+            if game.over:
+                break
         for key in counts.per_game:
             counts.each[key].counts[game.game_totals.get(key, 0)] += 1
         for key in set(counts.first) - game.marked:
@@ -297,4 +364,4 @@ def run_reference(
             seen = game.name_first.get(key, {})
             for i, name in enumerate(names):
                 counts.name_first[key][i, seen.get(name, turns + 1)] += 1
-    return answer(procedure.measures, counts, runs, procedure.report, p)
+    return answer(procedure.measures, counts, runs, procedure.report, p, chosen)

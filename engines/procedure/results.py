@@ -25,6 +25,7 @@ class Counts:
         turns: int,
         types: Mapping[str, Sequence[str]],
         names: Mapping[str, Sequence[str]] | None = None,
+        factions: Mapping[str, Sequence[str]] | None = None,
     ) -> None:
         self.turns = turns
         # share_per_turn: the games with a hit, per turn.
@@ -35,6 +36,11 @@ class Counts:
         self.names = {key: list(found) for key, found in (names or {}).items()}
         self.name_first = {
             key: np.zeros((len(found), turns + 2), np.int64) for key, found in self.names.items()
+        }
+        # faction_share: the factions, and the games whose hand held a card of each.
+        self.factions = {key: list(found) for key, found in (factions or {}).items()}
+        self.faction_hits = {
+            key: np.zeros(len(found), np.int64) for key, found in self.factions.items()
         }
         self.name_held = {
             m.key: {figure: np.zeros(len(self.names[m.key]), np.int64) for figure in m.held or {}}
@@ -63,15 +69,25 @@ class Counts:
         names = {
             m.key: procedure.names(m, cards) for m in procedure.measures if m.kind == "per_name"
         }
-        return cls(procedure.measures, turns, types, names)
+        factions = {
+            m.key: procedure.factions(m, cards)
+            for m in procedure.measures
+            if m.kind == "faction_share"
+        }
+        return cls(procedure.measures, turns, types, names, factions)
 
 
-def echo(report: Any, policy: Mapping[str, Any]) -> Any:
-    """A `[report]` value with its `{ knob = "name" }` tables replaced by the knobs' values."""
+def echo(report: Any, policy: Mapping[str, Any], chosen: DeckCard | None = None) -> Any:
+    """A `[report]` value with its `{ knob = "name" }` tables replaced by the knobs' values,
+    and its `{ chosen = ..., fact = "name" | "factions" }` by the chosen card's."""
     if isinstance(report, Mapping):
         if set(report) == {"knob"}:
             return policy[report["knob"]]
-        return {key: echo(value, policy) for key, value in report.items()}
+        if set(report) == {"chosen", "fact"}:
+            if report["fact"] == "name":
+                return chosen.name if chosen else None
+            return list(chosen.factions) if chosen else []
+        return {key: echo(value, policy, chosen) for key, value in report.items()}
     return report
 
 
@@ -102,11 +118,18 @@ def answer(
     runs: int,
     report: Mapping[str, Any] | None = None,
     policy: Mapping[str, Any] | None = None,
+    chosen: DeckCard | None = None,
 ) -> dict[str, object]:
-    summary: dict[str, object] = dict(echo(report or {}, policy or {}))
+    summary: dict[str, object] = dict(echo(report or {}, policy or {}, chosen))
     charts: dict[str, object] = {}
     for m in measures:
         charts_of = m.charts
+        if m.kind == "faction_share":
+            hits = counts.faction_hits[m.key]
+            summary[m.key] = {
+                f: share(int(n), runs) for f, n in zip(counts.factions[m.key], hits, strict=True)
+            }
+            continue
         if m.kind == "share_per_turn":
             shares = [share(int(n), runs) for n in counts.turn_shares[m.key]]
             summary[m.key] = shares
@@ -134,7 +157,8 @@ def answer(
             summary[m.key] = share(counts.shares[m.key], runs)
         elif m.kind == "first_turn":
             shares = by_turn_counts(counts.first[m.key], counts.turns, runs)
-            summary[m.key] = shares
+            if m.in_summary:
+                summary[m.key] = shares
             if "shares" in charts_of:
                 charts[charts_of["shares"]] = shares
         else:

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engines.errors import InputError
 from engines.goldfish import PolicyParam, copies, stat
 from engines.procedure.cards import Expression, Test
 from engines.rules import DeckCard
@@ -25,6 +26,7 @@ MEASURE_KINDS = (
     "hand_by_type",
     "share_per_turn",
     "per_name",
+    "faction_share",
 )
 # The charts each kind of measure can draw, by the name a file gives them under `charts`.
 CHART_KINDS = {
@@ -36,6 +38,7 @@ CHART_KINDS = {
     "hand_by_type": {"histograms"},
     "share_per_turn": {"shares"},
     "per_name": set(),
+    "faction_share": set(),
 }
 
 
@@ -188,6 +191,69 @@ class Playable:
 
 
 @dataclass(frozen=True)
+class Chosen:
+    """A card the player picks from a zone of the deck outside the piles, by a knob: 0, the
+    first listed; n, the n-th (at most `most`). Its factions count with the field's."""
+
+    name: str
+    zone: str
+    knob: str
+    most: int
+    # What the cards are called, for the message refusing a number past the deck's.
+    noun: str
+
+    def options(self, cards: Sequence[DeckCard]) -> list[DeckCard]:
+        return copies(cards, self.zone)[: self.most]
+
+    def card(self, cards: Sequence[DeckCard], policy: Mapping[str, Any]) -> DeckCard | None:
+        """The card the knob picks; InputError (naming the knob) past the deck's."""
+        options, choice = self.options(cards), int(policy[self.knob])
+        if choice > len(options):
+            named = ", ".join(f"{n} {c.name}" for n, c in enumerate(options, 1)) or "none"
+            raise InputError(
+                self.knob, f"the deck lists {len(options)} {self.noun} ({named}), not {choice}"
+            )
+        return options[choice - 1] if choice else next(iter(options), None)
+
+
+@dataclass(frozen=True)
+class PlayLeaning:
+    """Play the hand's first card of the faction the field leans to (the one its cards and
+    the chosen card count most, the first by name among equals; with none, the hand's own
+    leaning) onto the field; with no such card, draw one from the pile instead."""
+
+    pile: str
+
+
+@dataclass(frozen=True)
+class Trim:
+    """The field, then the hand, down to their limits: each time the first card not of the
+    faction the field leans to now (else the first card) goes to the bottom of the pile."""
+
+    pile: str
+    field: Amount
+    hand: Amount
+
+
+@dataclass(frozen=True)
+class StopWhen:
+    """The game ends when the field, the chosen card counted, holds `at_least` cards of one
+    faction: the turn goes to the `turn` measure (an each), the game to `share` and `first`."""
+
+    at_least: Amount
+    turn: str | None
+    share: str | None
+    first: str | None
+
+
+@dataclass(frozen=True)
+class TallyFactions:
+    """Count the games whose hand holds a card of each faction, for a faction_share measure."""
+
+    measure: str
+
+
+@dataclass(frozen=True)
 class Mark:
     """Note the turn the hand first holds a card that passes `holds`, for a first_turn measure
     (set-up counts as turn 1)."""
@@ -250,6 +316,10 @@ Step = (
     | Rise
     | Ascend
     | Playable
+    | PlayLeaning
+    | Trim
+    | StopWhen
+    | TallyFactions
 )
 
 
@@ -272,6 +342,8 @@ class Measure:
     pile: str | None = None
     first: Mapping[str, str] | None = None
     held: Mapping[str, str] | None = None
+    # False: the measure is drawn as a chart only, not listed in the summary.
+    in_summary: bool = True
 
 
 @dataclass(frozen=True)
@@ -300,6 +372,8 @@ class Odds:
     # at least one in hand `turns` draws after it (engines/procedure/odds.py).
     each_name: bool = False
     turns: Amount = 0
+    # For each faction of the pile's cards (`{faction}` in the formats), as `each_type`.
+    each_faction: bool = False
 
 
 @dataclass(frozen=True)
@@ -331,6 +405,15 @@ class Procedure:
     level: Level | None = None
     # Figures of the summary that echo the policy: nested tables, `{ knob = "name" }` a knob.
     report: Mapping[str, Any] | None = None
+    # The card the player picks by a knob (a Sigil), whose factions count with the field's.
+    chosen: Chosen | None = None
+    # A cost the file states (GameEngine.goldfish_cost), kept instead of the measured one
+    # where the site's request limits are promised in runs.
+    stated_cost: float | None = None
+
+    def factions(self, measure: Measure, cards: Sequence[DeckCard]) -> list[str]:
+        """The factions a faction_share measure reports on: those of its pile's cards."""
+        return sorted({f for c in self.pile_cards(measure.pile or "", cards) for f in c.factions})
 
     def turn_steps(self, turn: int) -> tuple[Step, ...]:
         starts = self.from_turn or (1,) * len(self.turn)

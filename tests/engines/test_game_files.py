@@ -219,10 +219,7 @@ ROOT = FIXTURES.parent
 GAME_WORDS = re.compile(r"orion|fates|foretold|conquest|tactics|the capital", re.IGNORECASE)
 # Still naming a game, each for a reason of its own: to go when its owner's work lands.
 NOT_YET = {
-    # The goldfish procedure not declared yet, and the unit of cost (one default
-    # Conquest of Fates game), until its goldfish.toml replaces it.
-    "engines/fate_foretold_goldfish.py",
-    "engines/_goldfish_legacy.py",
+    # The unit of cost (one default Conquest of Fates game).
     "engines/goldfish.py",
     "engines/odds.py",
     "engines/base.py",

@@ -10,6 +10,7 @@ from tests.handwritten import (
     conquest_for_the_capital,
     conquest_of_fates,
     conquest_of_orion,
+    fate_foretold,
 )
 
 HANDWRITTEN: dict[str, ModuleType] = {
@@ -17,4 +18,5 @@ HANDWRITTEN: dict[str, ModuleType] = {
     "conquest-alpha-tactics": conquest_alpha_tactics,
     "conquest-of-fates": conquest_of_fates,
     "conquest-of-orion": conquest_of_orion,
+    "fate-foretold": fate_foretold,
 }
