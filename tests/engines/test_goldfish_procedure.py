@@ -206,3 +206,53 @@ def test_a_procedure_without_a_deck_to_time_costs_the_engine_default():
     definition = capital()
     del definition["cost_deck"]
     assert goldfish_parts(definition).goldfish_cost == 1.0
+
+
+@pytest.mark.parametrize("slug", DECLARED)
+def test_a_knob_that_picks_a_deck_card_offers_the_cards_the_hand_written_knob_offered(slug):
+    chosen = [p for p in load_goldfish(slug).goldfish_policy if p.choices is not None]
+    kernel = {p.key: p for p in HANDWRITTEN[slug].GOLDFISH_POLICY if p.choices is not None}
+    assert [p.key for p in chosen] == list(kernel)
+    for param in chosen:
+        for deck in ([], DECKS[slug]["sample"]()):
+            assert param.choices(deck) == kernel[param.key].choices(deck)
+
+
+def declared(slug: str) -> dict:
+    return tomllib.loads((FIXTURES / slug / "goldfish.toml").read_text())
+
+
+@pytest.mark.parametrize(
+    ("slug", "change", "where", "reason"),
+    [
+        (
+            "conquest-of-orion",
+            lambda d: d["turn"][2]["gain"].update(silver="income_gold"),
+            "turn[2].gain.silver",
+            "no resource",
+        ),
+        ("conquest-of-orion", lambda d: d.pop("pool"), "level", "[pool]"),
+        (
+            "conquest-of-orion",
+            lambda d: d["measures"][0].update(held={"seen": "midgame"}),
+            "measures[0].held.seen",
+            "setup or end",
+        ),
+        ("conquest-of-orion", lambda d: d.update(cost=-1), "cost", "positive"),
+        ("fate-foretold", lambda d: d["chosen"].update(knob="totem"), "chosen.knob", "knob"),
+        (
+            "fate-foretold",
+            lambda d: d["turn"][3].update(turn="aligned_within_limit"),
+            "turn[3].turn",
+            "no each measure",
+        ),
+    ],
+)
+def test_a_procedure_whose_pool_level_or_field_names_what_it_lacks_is_refused_with_its_path(
+    slug, change, where, reason
+):
+    definition = declared(slug)
+    change(definition)
+    with pytest.raises(ProcedureError) as refused:
+        goldfish_parts(definition)
+    assert where in refused.value.path and reason in refused.value.reason
