@@ -1,6 +1,6 @@
 """A game's simulation: the goldfish procedure its folder declares (goldfish.toml, kept in the
-game's definition under `goldfish` and run by engines.procedure), or, for a game whose
-procedure is not declared yet, its hand-written one (engines._goldfish_legacy)."""
+game's definition under `goldfish` and run by engines.procedure). A game without one has no
+simulation."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from dataclasses import fields, is_dataclass, replace
 from functools import partial
 from typing import Any
 
-from engines._goldfish_legacy import with_goldfish
 from engines.base import GameEngine
 from engines.gamefile import ENGINE_FILE, GameFileError
 from engines.procedure import ProcedureError, goldfish_parts
@@ -27,7 +26,7 @@ def with_simulation(
     file (beside `file`, the game's engine.toml) if it cannot be run."""
     declared = definition.get("goldfish")
     if declared is None:
-        return with_goldfish(engine)
+        return engine
     where = file.removesuffix(ENGINE_FILE) + GOLDFISH_FILE
     try:
         parts = goldfish_parts(declared)
@@ -43,9 +42,12 @@ def with_simulation(
         goldfish_charts=parts.goldfish_charts,
         goldfish_summary=parts.goldfish_summary,
         odds=parts.odds,
+        goldfish_cost_written=parts.procedure.stated_cost or engine.goldfish_cost_written,
         # Measured on first use, not when the game is loaded: a process that never simulates
-        # never pays for the timing.
-        goldfish_measured=partial(getattr, parts, "goldfish_cost"),
+        # never pays for the timing. A cost the file states is kept as it is.
+        goldfish_measured=None
+        if parts.procedure.stated_cost
+        else partial(getattr, parts, "goldfish_cost"),
     )
 
 

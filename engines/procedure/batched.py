@@ -1,13 +1,9 @@
 """The batched interpreter: a declared goldfish procedure played for many games at once, a step
-at a time for every game, each game a row of NumPy arrays. It plays the same steps as the
-reference interpreter (engines/procedure/reference.py) and is held to its answers.
-
-A pile is a row of card numbers read as a ring (a first card and a count), so that cards put
-on its bottom go after the last; its discards are a second row, shuffled back in (random keys,
-argsorted) for the rows whose pile runs out. The hand is a row of slots (-1: empty). For each
-ordering the procedure picks cards from the hand by, every slot carries a key: the card's
-place in the ordering, less the moment it was drawn, so that among equally good cards the one
-drawn first wins, as the reference's max() over a hand in drawing order does."""
+at a time for every game, each game a row of NumPy arrays (engines/procedure/rows.py says how
+piles and hands are held). It plays the same steps as the reference interpreter
+(engines/procedure/reference.py) and is held to its answers. A game that ends early (a
+`stop_when`) is counted and leaves the batch, so that the games still playing are all that
+the later turns cost."""
 
 from __future__ import annotations
 
@@ -17,87 +13,41 @@ from typing import Any
 import numpy as np
 
 from engines.goldfish import resolve_policy
+from engines.procedure.factions import MAX_FACTIONS, FactionTable
+from engines.procedure.field import Field
+from engines.procedure.reference import run_reference
+from engines.procedure.resources import Resources
 from engines.procedure.results import Counts, answer
-from engines.procedure.tables import (
-    EMPTY,
-    HALF,
-    BoolArray,
-    Cards,
-    IntArray,
-    order_of,
-    orders,
-    ring,
-    running_count,
-)
+from engines.procedure.tables import EMPTY, HALF, BoolArray, Cards, IntArray, order_of
 from engines.procedure.vocabulary import (
-    Amount,
+    Ascend,
     Choose,
     Clear,
     Deal,
     Deploy,
     Discard,
+    Exchange,
+    Income,
     Mark,
     Mulligan,
+    Playable,
+    PlayLeaning,
     Procedure,
     Refill,
+    Rise,
     Shuffle,
     Step,
+    StopWhen,
     Tally,
+    TallyFactions,
+    Trim,
 )
 from engines.rules import DeckCard
 from engines.vectorised import batches, first_max, generator, permuted
 
 
-class _Batch:
-    """The tables of `rows` games at once."""
-
-    def __init__(
-        self,
-        procedure: Procedure,
-        cards: Cards,
-        policy: Mapping[str, Any],
-        rng: np.random.Generator,
-        rows: int,
-        counts: Counts,
-        slots: int,
-    ) -> None:
-        self.procedure, self.cards, self.policy = procedure, cards, policy
-        self.rng, self.rows, self.counts = rng, rows, counts
-        self.index = np.arange(rows)
-        self.pile: dict[str, IntArray] = {}
-        self.head: dict[str, IntArray] = {}
-        self.left: dict[str, IntArray] = {}
-        self.discard: dict[str, IntArray] = {}
-        # Each pile's discard buffer holds its discards, then (`placed`) its cards on the
-        # table. Only a pile that reshuffles ever reads it back: the others keep counts only.
-        self.discarded: dict[str, IntArray] = {}
-        self.placed: dict[str, IntArray] = {}
-        self.kept = {p.name: p.reshuffle for p in procedure.piles}
-        for name, size in cards.size.items():
-            width = max(size, 1)
-            self.pile[name] = np.full((rows, width), cards.offset[name], np.int64)
-            self.head[name] = np.zeros(rows, np.int64)
-            self.left[name] = np.zeros(rows, np.int64)
-            self.discard[name] = np.zeros((rows, width), np.int64)
-            self.discarded[name] = np.zeros(rows, np.int64)
-            self.placed[name] = np.zeros(rows, np.int64)
-        self.hand = np.full((rows, slots), -1, np.int64)
-        self.hand_base = self.index * slots
-        self.held = np.zeros(rows, np.int64)
-        self.keys = {
-            order: (cards.keyed(*by), np.full((rows, slots), EMPTY, np.int64))
-            for order, by in orders(procedure).items()
-        }
-        self.clock = 0
-        self.counters = {k: np.full(rows, v, np.int64) for k, v in procedure.counters.items()}
-        self.totals = {k: np.zeros(rows, np.int64) for k in counts.per_turn}
-        self.game_totals = {k: np.zeros(rows, np.int64) for k in counts.per_game}
-        self.first = {k: np.full(rows, counts.turns + 1, np.int64) for k in counts.first}
-
-    def target(self, value: Amount) -> IntArray | int:
-        if isinstance(value, str) and value in self.counters:
-            return self.counters[value]
-        return self.procedure.amount(value, self.policy)
+class _Batch(Resources, Field):
+    """The tables of `rows` games at once, and the verbs they play."""
 
     def play(self, step: Step, turn: int) -> None:
         if isinstance(step, Shuffle):
@@ -131,6 +81,25 @@ class _Batch:
             holds = np.take(self.cards.tests[step.holds], self.hand).any(axis=1)
             first, turn = self.first[step.measure], max(turn, 1)
             first[holds & (first > turn)] = turn
+        elif isinstance(step, Exchange):
+            self.exchange(step)
+        elif isinstance(step, Income):
+            self.income(step, turn)
+        elif isinstance(step, Rise):
+            self.level += self.rising
+            self.rising[:] = False
+        elif isinstance(step, Ascend):
+            self.ascend(step)
+        elif isinstance(step, Playable):
+            self.playable(step, turn)
+        elif isinstance(step, PlayLeaning):
+            self.play_leaning(step)
+        elif isinstance(step, Trim):
+            self.trim(step)
+        elif isinstance(step, StopWhen):
+            self.stop_when(step, turn)
+        elif isinstance(step, TallyFactions):
+            self.tally_factions(step)
         elif isinstance(step, Tally):
             by_type = self.counts.by_type[step.measure]
             type_of = self.cards.type_index(list(by_type))
@@ -138,134 +107,6 @@ class _Batch:
             for i, tally in enumerate(by_type.values()):
                 found = (np.take(type_of, self.hand) == i).sum(axis=1)
                 tally.add_counts(span, np.bincount(found, minlength=len(span)))
-
-    # --- drawing ---------------------------------------------------------------------------
-
-    def draw(self, name: str, target: IntArray | int) -> None:
-        """Draw into every row's hand until it holds `target`: all a row can take from its
-        pile at once, then, for a pile that reshuffles, its discards shuffled in and again."""
-        while True:
-            take = np.minimum(np.maximum(target - self.held, 0), self.left[name])
-            most = int(take.max()) if self.rows else 0
-            if most:
-                self.take(name, take, most)
-            if not self.kept[name]:
-                return
-            short = (self.held < target) & (self.left[name] == 0) & (self.discarded[name] > 0)
-            if not short.any():
-                return
-            self.reshuffle(name, short)
-
-    def take(self, name: str, take: IntArray, most: int) -> None:
-        """`take` cards (at most `most`) from the top of each row's pile into the free slots
-        of its hand, in order."""
-        pile, head, left = self.pile[name], self.head[name], self.left[name]
-        width = pile.shape[1]
-        drawn = np.take(pile, (self.index * width)[:, None] + ring(head, most, width))
-        free = self.hand < 0
-        nth = running_count(free)
-        fill = free & (nth <= take[:, None])
-        # The n-th free slot takes the n-th card drawn (flat indices: faster than per-row).
-        nth -= 1
-        np.minimum(nth, most - 1, out=nth)
-        incoming = np.take(drawn, (self.index * most)[:, None] + nth)
-        np.copyto(self.hand, incoming, where=fill)
-        stamp = nth + (self.clock + 1)
-        for keyed, keys in self.keys.values():
-            np.copyto(keys, np.take(keyed, incoming) - stamp, where=fill)
-        self.clock += most
-        head += take
-        head %= width
-        left -= take
-        self.held += take
-
-    def put(self, at_hand: IntArray, card: IntArray, drawing: BoolArray | None) -> None:
-        """Put each row's `card` into its hand at `at_hand` (flat), for the rows `drawing`
-        (None: every row), keyed for every ordering the hand is picked by."""
-        self.clock += 1
-        flat_hand = self.hand.reshape(-1)
-        if drawing is None:
-            flat_hand[at_hand] = card
-        else:
-            flat_hand[at_hand] = np.where(drawing, card, flat_hand[at_hand])
-        for keyed, keys in self.keys.values():
-            flat = keys.reshape(-1)
-            key = np.take(keyed, card) - self.clock
-            flat[at_hand] = key if drawing is None else np.where(drawing, key, flat[at_hand])
-
-    def draw_into(self, name: str, at_hand: IntArray, target: IntArray | int) -> None:
-        """Draw back to `target` after a card left the hand at `at_hand` (flat): one card
-        into that slot for every row whose pile has one (the common case, without looking for
-        a free slot), then the general draw for any row still short."""
-        pile, head, left = self.pile[name], self.head[name], self.left[name]
-        width = pile.shape[1]
-        drawing = (self.held < target) & (left > 0)
-        every = bool(drawing.all())
-        self.put(at_hand, np.take(pile, self.index * width + head), None if every else drawing)
-        head += drawing
-        head %= width
-        left -= drawing
-        self.held += drawing
-        if (self.held < target).any():
-            self.draw(name, target)
-
-    def reshuffle(self, name: str, which_rows: BoolArray) -> None:
-        """The discards, shuffled, become the pile of the rows given."""
-        which = np.flatnonzero(which_rows)
-        if not len(which):
-            return
-        discard, discarded = self.discard[name], self.discarded[name]
-        width = discard.shape[1]
-        keys = self.rng.random((len(which), width))
-        keys[np.arange(width)[None, :] >= discarded[which][:, None]] = 2.0
-        order = np.argsort(keys, axis=1)
-        self.pile[name][which] = np.take_along_axis(discard[which], order, axis=1)
-        self.head[name][which] = 0
-        self.left[name][which] = discarded[which]
-        if self.placed[name][which].any():
-            # The cards on the table move to the front of the emptied buffer.
-            column = np.arange(width)[None, :] + discarded[which][:, None]
-            discard[which] = np.take_along_axis(discard[which], np.minimum(column, width - 1), 1)
-        discarded[which] = 0
-
-    # --- cards leaving the hand ------------------------------------------------------------
-
-    def leave(self, name: str, card: IntArray, going: BoolArray, to_table: bool) -> None:
-        """Each row's `card`, where `going`, joins the pile's discards or its table."""
-        discarded, placed = self.discarded[name], self.placed[name]
-        if not self.kept[name]:
-            (placed if to_table else discarded)[:] += going
-            return
-        discard = self.discard[name]
-        width = discard.shape[1]
-        flat, base = discard.reshape(-1), self.index * width
-        every = bool(going.all())
-        end = base + np.minimum(discarded + placed, width - 1)
-        if to_table:
-            flat[end] = card if every else np.where(going, card, flat[end])
-            placed += going
-        else:
-            # Into the discards, the first card on the table moving past the last.
-            at = base + np.minimum(discarded, width - 1)
-            moved = flat[at]
-            flat[end] = moved if every else np.where(going, moved, flat[end])
-            flat[at] = card if every else np.where(going, card, moved)
-            discarded += going
-
-    def remove(self, name: str, leaving: BoolArray, to_table: bool) -> None:
-        """The hand's cards where `leaving` (rows x slots) go to the pile's discards or table."""
-        count = leaving.sum(axis=1)
-        if self.kept[name]:
-            for slot in range(self.hand.shape[1]):
-                going = leaving[:, slot]
-                if going.any():
-                    self.leave(name, self.hand[:, slot], going, to_table)
-        else:
-            (self.placed if to_table else self.discarded)[name] += count
-        np.putmask(self.hand, leaving, -1)
-        for _, keys in self.keys.values():
-            np.putmask(keys, leaving, EMPTY)
-        self.held -= count
 
     def record(self, step: Deploy, card: IntArray, real: BoolArray | None) -> None:
         """The deployed cards' values, into the measures the step records. `card`: one a row
@@ -414,6 +255,10 @@ def _hand_slots(procedure: Procedure, policy: Mapping[str, Any], cards: int) -> 
             held = max(held, procedure.most(step.refill, policy))
         elif isinstance(step, Discard):
             held = min(held, procedure.amount(step.down_to, policy))
+        elif isinstance(step, PlayLeaning):
+            held += 1  # a draw instead of a play
+        elif isinstance(step, Trim):
+            held = min(held, procedure.amount(step.hand, policy))
         most = max(most, held)
 
     for step in procedure.setup:
@@ -436,16 +281,21 @@ def run_batched(
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, object]:
     p = resolve_policy(procedure.policy, policy)
+    chosen = procedure.chosen.card(cards, p) if procedure.chosen else None
+    table = Cards(procedure, cards)
+    factions = _faction_table(procedure, p, table, chosen)
+    if factions is not None and len(factions.names) > MAX_FACTIONS:
+        return run_reference(procedure, cards, runs=runs, seed=seed, policy=policy)
     rng = generator(seed)
     turns = procedure.amount(procedure.turns, p)
     counts = Counts.of(procedure, cards, turns)
-    table = Cards(procedure, cards)
     slots = _hand_slots(procedure, p, len(table.table))
     steps = [procedure.turn_steps(turn) for turn in range(1, turns + 1)]
     for rows in batches(runs, progress):
-        batch = _Batch(procedure, table, p, rng, rows, counts, slots)
+        batch = _Batch(procedure, table, p, rng, rows, counts, slots, factions)
         for step in procedure.setup:
             batch.play(step, 0)
+        batch.note_held("setup")
         for turn in range(1, turns + 1):
             for total in batch.totals.values():
                 total[:] = 0
@@ -453,8 +303,25 @@ def run_batched(
                 batch.play(step, turn)
             for key, total in batch.totals.items():
                 counts.per_turn[key][turn - 1].add(total)
-        for key, total in batch.game_totals.items():
-            counts.each[key].add(total)
-        for key, first in batch.first.items():
-            counts.first[key] += np.bincount(first, minlength=turns + 2)
-    return answer(procedure.measures, counts, runs)
+            if batch.stopping.any():
+                batch.finish(batch.stopping)
+                batch.keep(~batch.stopping)
+                if not batch.rows:
+                    break
+        batch.finish(np.ones(batch.rows, np.bool_))
+    return answer(procedure.measures, counts, runs, procedure.report, p, chosen)
+
+
+def _faction_table(
+    procedure: Procedure, policy: Mapping[str, Any], table: Cards, chosen: DeckCard | None
+) -> FactionTable | None:
+    """The factions' table, for a procedure that plays cards by faction."""
+    steps = procedure.setup + procedure.turn
+    verbs = (PlayLeaning, Trim, StopWhen, TallyFactions)
+    if not any(isinstance(s, verbs) for s in steps):
+        return None
+    limits = [procedure.amount(s.field, policy) for s in steps if isinstance(s, Trim)]
+    # One card over the limit, played before the field is trimmed; without a limit, a card a
+    # turn.
+    width = max(limits) + 1 if limits else procedure.amount(procedure.turns, policy) + 1
+    return FactionTable.of(table.table, chosen, max(1, width))

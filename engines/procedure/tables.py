@@ -8,9 +8,8 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from engines.goldfish import copies
 from engines.procedure.cards import Expression
-from engines.procedure.vocabulary import Deploy, Discard, Procedure
+from engines.procedure.vocabulary import Bound, Deploy, Discard, Procedure
 from engines.rules import DeckCard
 
 IntArray = npt.NDArray[np.int64]
@@ -38,11 +37,13 @@ class Cards:
         self.offset: dict[str, int] = {}
         self.size: dict[str, int] = {}
         for pile in procedure.piles:
-            own = copies(cards, pile.zone)
+            own = procedure.pile_cards(pile.name, cards)
             self.offset[pile.name], self.size[pile.name] = len(self.table), len(own)
             self.table += own
         self._values: dict[str, IntArray] = {}
         self._keyed: dict[Order, IntArray] = {}
+        self._names: dict[tuple[str, ...], IntArray] = {}
+        self._bounds: dict[tuple[Bound, int], IntArray] = {}
         self.tests = {
             name: np.array([*(test(c) for c in self.table), False], np.bool_)
             for name, test in procedure.tests.items()
@@ -52,6 +53,22 @@ class Cards:
         """Each card's place in `types` (-1: not there)."""
         found = [types.index(c.card_type) if c.card_type in types else -1 for c in self.table]
         return np.array([*found, -1], np.int64)
+
+    def name_index(self, names: Sequence[str]) -> IntArray:
+        """Each card's place in `names` (the last place, len(names), for an empty slot)."""
+        key = tuple(names)
+        if key not in self._names:
+            where = {name: i for i, name in enumerate(names)}
+            found = [where.get(c.name, len(names)) for c in self.table]
+            self._names[key] = np.array([*found, len(names)], np.int64)
+        return self._names[key]
+
+    def bound(self, bound: Bound, empty: int) -> IntArray:
+        """Each card's bounded stat, and `empty` for an empty slot."""
+        if (bound, empty) not in self._bounds:
+            found = [bound.value(c) for c in self.table]
+            self._bounds[bound, empty] = np.array([*found, empty], np.int64)
+        return self._bounds[bound, empty]
 
     def values(self, expression: Expression) -> IntArray:
         """Each card's value, and 0 for an empty slot."""

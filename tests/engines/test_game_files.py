@@ -220,13 +220,8 @@ def test_games_are_read_from_the_folder_given(tmp_path):
 
 ROOT = FIXTURES.parent
 GAME_WORDS = re.compile(r"orion|fates|foretold|conquest|tactics|the capital", re.IGNORECASE)
-# Still naming a game, each for a reason of its own: to go when its owner's work lands.
-NOT_YET = {
-    # The two goldfish procedures not declared yet, until their goldfish.toml replace them.
-    "engines/conquest_of_orion_goldfish.py",
-    "engines/fate_foretold_goldfish.py",
-    "engines/_goldfish_legacy.py",
-}
+# Still naming a game, each for a reason of its own (none now).
+NOT_YET: set[str] = set()
 
 
 def test_no_python_module_or_template_outside_tests_and_migrations_names_a_game():

@@ -10,9 +10,10 @@ import pytest
 
 from engines import get_engine
 from engines.procedure import FIXTURES, ProcedureError, goldfish_parts, load_goldfish
-from tests.engines.fates_decks import fates_sample_deck
+from tests.engines.fates_decks import fate_sample_deck, fates_sample_deck
 from tests.engines.sample_decks import legal_deck
 from tests.engines.test_conquest_of_fates_vectorised import thin_deck
+from tests.engines.test_fate_foretold_vectorised import mixed_nest
 from tests.engines.test_goldfish_vectorised import (
     POLICIES,
     REFERENCE_RUNS,
@@ -27,10 +28,15 @@ from tests.handwritten import HANDWRITTEN
 
 DECLARED = sorted(slug for slug in HANDWRITTEN if (FIXTURES / slug / "goldfish.toml").exists())
 # Each game's sample deck, and for Conquest of Fates a deck short of units, with Celestials
-# and tied and negative CQ, that tests the mulligan and the order cards are kept and placed in.
+# and tied and negative CQ, that tests the mulligan and the order cards are kept and placed in;
+# for Fate Foretold a Nest of mixed suits (and cards of none) with the sample's Sigils.
 DECKS = {
     **{slug: {"sample": lambda slug=slug: legal_deck(slug)} for slug in POLICIES},
     "conquest-of-fates": {"sample": fates_sample_deck, "thin": thin_deck},
+    "fate-foretold": {
+        "sample": fate_sample_deck,
+        "mixed": lambda: [*mixed_nest(), *fate_sample_deck()[-6:]],
+    },
 }
 FATES_POLICIES = [
     {},
@@ -39,11 +45,21 @@ FATES_POLICIES = [
     {"mulligan_below_units": 5, "battles": 1},
     {"battles": 2},
 ]
+FATE_POLICIES = [
+    {},
+    {"alignment": 3, "sigil": 2},
+    {"alignment": 4, "sigil": 6},
+    {"max_turns": 6},  # many games stop unaligned
+]
 CASES = [
     (slug, deck, policy)
     for slug in DECLARED
     for deck in DECKS[slug]
-    for policy in {**POLICIES, "conquest-of-fates": FATES_POLICIES}[slug]
+    for policy in {
+        **POLICIES,
+        "conquest-of-fates": FATES_POLICIES,
+        "fate-foretold": FATE_POLICIES,
+    }[slug]
 ]
 
 
@@ -52,9 +68,13 @@ def assert_agree(one: dict, other: dict, runs_one: int, runs_other: int) -> None
     assert set(one["summary"]) == set(other["summary"])
     summary, other_summary = dict(one["summary"]), dict(other["summary"])
     # Shares the old agreement test does not know by name: compared as shares here.
-    for key in [k for k in summary if not is_share(k) and k.endswith(("_by_battle", "_rate"))]:
+    shares_by_name = ("_by_battle", "_rate", "_within_limit", "opening_suits")
+    for key in [k for k in summary if not is_share(k) and k.endswith(shares_by_name)]:
         shares = summary.pop(key)
         others = other_summary.pop(key)
+        if isinstance(shares, dict):
+            assert shares.keys() == others.keys(), key
+            shares, others = list(shares.values()), list(others.values())
         for a, b in zip(
             shares if isinstance(shares, list) else [shares],
             others if isinstance(others, list) else [others],
@@ -186,3 +206,53 @@ def test_a_procedure_without_a_deck_to_time_costs_the_engine_default():
     definition = capital()
     del definition["cost_deck"]
     assert goldfish_parts(definition).goldfish_cost == 1.0
+
+
+@pytest.mark.parametrize("slug", DECLARED)
+def test_a_knob_that_picks_a_deck_card_offers_the_cards_the_hand_written_knob_offered(slug):
+    chosen = [p for p in load_goldfish(slug).goldfish_policy if p.choices is not None]
+    kernel = {p.key: p for p in HANDWRITTEN[slug].GOLDFISH_POLICY if p.choices is not None}
+    assert [p.key for p in chosen] == list(kernel)
+    for param in chosen:
+        for deck in ([], DECKS[slug]["sample"]()):
+            assert param.choices(deck) == kernel[param.key].choices(deck)
+
+
+def declared(slug: str) -> dict:
+    return tomllib.loads((FIXTURES / slug / "goldfish.toml").read_text())
+
+
+@pytest.mark.parametrize(
+    ("slug", "change", "where", "reason"),
+    [
+        (
+            "conquest-of-orion",
+            lambda d: d["turn"][2]["gain"].update(silver="income_gold"),
+            "turn[2].gain.silver",
+            "no resource",
+        ),
+        ("conquest-of-orion", lambda d: d.pop("pool"), "level", "[pool]"),
+        (
+            "conquest-of-orion",
+            lambda d: d["measures"][0].update(held={"seen": "midgame"}),
+            "measures[0].held.seen",
+            "setup or end",
+        ),
+        ("conquest-of-orion", lambda d: d.update(cost=-1), "cost", "positive"),
+        ("fate-foretold", lambda d: d["chosen"].update(knob="totem"), "chosen.knob", "knob"),
+        (
+            "fate-foretold",
+            lambda d: d["turn"][3].update(turn="aligned_within_limit"),
+            "turn[3].turn",
+            "no each measure",
+        ),
+    ],
+)
+def test_a_procedure_whose_pool_level_or_field_names_what_it_lacks_is_refused_with_its_path(
+    slug, change, where, reason
+):
+    definition = declared(slug)
+    change(definition)
+    with pytest.raises(ProcedureError) as refused:
+        goldfish_parts(definition)
+    assert where in refused.value.path and reason in refused.value.reason

@@ -9,10 +9,14 @@ from tests.handwritten import (
     conquest_alpha_tactics,
     conquest_for_the_capital,
     conquest_of_fates,
+    conquest_of_orion,
+    fate_foretold,
 )
 
 HANDWRITTEN: dict[str, ModuleType] = {
     "conquest-for-the-capital": conquest_for_the_capital,
     "conquest-alpha-tactics": conquest_alpha_tactics,
     "conquest-of-fates": conquest_of_fates,
+    "conquest-of-orion": conquest_of_orion,
+    "fate-foretold": fate_foretold,
 }

@@ -1,5 +1,7 @@
-"""Fate Foretold: its goldfish procedure (the vectorised one the site runs and the per-game
-loop it must agree with) and its exact odds, beside the rules in engines/fate_foretold.py."""
+"""Fate Foretold's hand-written goldfish procedure (the vectorised kernel the site ran and the
+per-game loop it was held to), its policy and its exact odds, as they were before
+fixtures/fate-foretold/goldfish.toml declared them: kept for the benchmark and the agreement
+tests (tests/handwritten/__init__.py)."""
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
@@ -446,6 +448,3 @@ def odds(cards: Sequence[DeckCard], policy: Mapping[str, object]) -> list[HandOd
         )
         for suit in _nest_suits(nest)
     ]
-
-
-# The engine, with its goldfish procedure (defined above, after the rules it plays by).

@@ -1,5 +1,7 @@
-"""Conquest of Orion: its goldfish procedure (the vectorised one the site runs and the per-game
-reference loop), its policy and its exact odds."""
+"""Conquest of Orion's hand-written goldfish procedure (the vectorised kernel the site ran and
+its per-game reference loop), its policy and its exact odds, as they were before
+fixtures/conquest-of-orion/goldfish.toml declared them: kept for the benchmark and the
+agreement tests (tests/handwritten/__init__.py)."""
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -349,6 +351,8 @@ def _none_in_hand(
         return 1 - at_least(population, hits, draws, 1) if draws else Fraction(1)
 
     def exactly(population: int, hits: int, draws: int, n: int) -> Fraction:
+        if not draws:  # nothing drawn (from a pile perhaps empty): none, surely
+            return Fraction(n == 0)
         return at_least(population, hits, draws, n) - at_least(population, hits, draws, n + 1)
 
     total = Fraction(0)
