@@ -1,13 +1,18 @@
+import http.client
 import shutil
 import socket
+import socketserver
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
+from django.core.management import load_command_class
+from django.core.servers.basehttp import WSGIRequestHandler
 
-from cardsite.devserver.management.commands.runserver import LISTEN_BACKLOG
+from cardsite.devserver.management.commands.runserver import LISTEN_BACKLOG, DevServer
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -72,3 +77,58 @@ def test_make_runs_server_answers_a_burst_of_connections_opened_at_once(local_ru
         for conn in burst:
             conn.close()
     assert all(answer.startswith(b"HTTP/1.") for answer in answers), answers
+
+
+class _NoDelayRecorder(WSGIRequestHandler):
+    """Django's handler, noting on the server side whether each accepted socket has Nagle off."""
+
+    def setup(self) -> None:
+        self.server.nodelay.append(  # type: ignore[attr-defined]
+            self.request.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+        )
+        super().setup()
+
+
+def _hello(environ, start_response):
+    start_response("200 OK", [("Content-Type", "text/plain"), ("Content-Length", "5")])
+    return [b"hello"]
+
+
+@pytest.fixture
+def threaded_dev_server():
+    # Threaded, as runserver builds it (django.core.servers.basehttp.run).
+    server_cls = type("WSGIServer", (socketserver.ThreadingMixIn, DevServer), {})
+    server = server_cls(("127.0.0.1", 0), _NoDelayRecorder)
+    server.daemon_threads = True
+    server.nodelay = []
+    server.set_app(_hello)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()
+    thread.join(timeout=10)
+
+
+def test_make_runs_runserver_serves_on_the_dev_server():
+    command = load_command_class("cardsite.devserver", "runserver")
+    assert command.server_cls is DevServer
+
+
+def test_the_dev_servers_connections_send_without_nagles_delay(threaded_dev_server):
+    conn = http.client.HTTPConnection("127.0.0.1", threaded_dev_server.server_port, timeout=10)
+    try:
+        # Two requests on one kept-alive connection, then one on a new connection.
+        for _ in range(2):
+            conn.request("GET", "/")
+            assert conn.getresponse().read() == b"hello"
+    finally:
+        conn.close()
+    second = http.client.HTTPConnection("127.0.0.1", threaded_dev_server.server_port, timeout=10)
+    try:
+        second.request("GET", "/")
+        assert second.getresponse().read() == b"hello"
+    finally:
+        second.close()
+    assert len(threaded_dev_server.nodelay) == 2
+    assert all(threaded_dev_server.nodelay), threaded_dev_server.nodelay
