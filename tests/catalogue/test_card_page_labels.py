@@ -1,9 +1,10 @@
 """A card page says each thing once (issue 28, "Labels that read carelessly")."""
 
 import pytest
+from django.urls import reverse
 from django.utils.html import escape
 
-from cardsite.catalogue.models import Card
+from cardsite.catalogue.models import Card, Game
 
 pytestmark = pytest.mark.django_db
 
@@ -26,3 +27,14 @@ def test_a_ruling_an_erratum_already_records_is_not_shown_twice(client):
             assert escape(ruling.text) not in page
         else:
             assert escape(ruling.text) in page
+
+
+def test_a_syntax_example_of_bare_words_says_it_finds_names_containing_them(client):
+    # A bare word matches anywhere in a name, so across every game "war" also finds a card
+    # whose name merely holds those letters: the example says so, not only what it finds here.
+    game = Game.objects.get(slug="fate-foretold")
+    example = next(e for e in game.engine.examples if '"horse"' in e.query)
+    page = client.get(reverse("catalogue:syntax")).content.decode()
+    assert escape(example.query) in page
+    assert example.meaning.startswith("names containing")
+    assert escape(example.meaning) in page
