@@ -3,6 +3,7 @@ and a deleted one for nobody but its owner's "Recently deleted" list."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -170,6 +171,7 @@ class DeckRow:
     deck: Deck
     format_name: str
     standing: Standing
+    faction: Faction | None = None
 
 
 @dataclass
@@ -221,7 +223,7 @@ def public_deck_listing(
     listing = DeckListing(
         filters=filters,
         games=games,
-        formats=[(g, [(f.slug, f.name) for f in g.engine.formats]) for g in games],
+        formats=format_choices(games),
         factions=[(g, [f for f in factions if f.game_id == g.pk]) for g in games],
     )
     try:
@@ -251,10 +253,34 @@ def public_deck_listing(
     page = Paginator(decks, PER_PAGE).get_page(filters.page)
     shown = list(page.object_list)
     standing = standings(decks=shown)
-    rows = [DeckRow(d, format_name(d), standing[d.pk]) for d in shown]
+    rows = [DeckRow(d, format_name(d), standing[d.pk], stated_faction(d)) for d in shown]
     # The rows stand for the paginator's decks, one each: its counts hold for them.
     listing.page = Page(rows, page.number, cast("Paginator[DeckRow]", page.paginator))
     return listing
+
+
+def format_choices(games: list[Game]) -> list[tuple[Game, list[tuple[str, str]]]]:
+    """Each game's formats as the filter offers them: a name two games share names its game
+    too, or a closed list shows the same words twice for two different choices."""
+    names = Counter(f.name for g in games for f in g.engine.formats)
+    return [
+        (
+            g,
+            [
+                (f.slug, f"{f.name} ({g.name})" if names[f.name] > 1 else f.name)
+                for f in g.engine.formats
+            ],
+        )
+        for g in games
+    ]
+
+
+def stated_faction(deck: Deck) -> Faction | None:
+    """The deck's faction where its format asks for one. A deck of another format may still
+    hold one its cards happen to share (decks.services.write infers it), which labelled the
+    deck with a faction that means nothing in its format."""
+    fmt = deck.game.engine.format(deck.format)
+    return deck.faction if fmt is not None and fmt.needs_faction else None
 
 
 def format_name(deck: Deck) -> str:

@@ -14,7 +14,7 @@ from decks.history.variants import lineage
 from decks.jobs import proxies_job
 from decks.public.description import deck_description, description_summary
 from decks.public.presenters import deck_meta
-from decks.reading.selectors import planned_cards
+from decks.reading.selectors import planned_cards, stated_faction
 from decks.services import ResolvedEntry, check, deck_charts, intake_deck, legality, resolve
 from decks.views.building import collection_context
 from decks.views.common import export_context, readable_or_404, tabs_context
@@ -38,13 +38,25 @@ def deck_detail(request: HttpRequest, deck_id: str) -> HttpResponse:
     result = next((r for r in results if r.format.slug == deck.format), None)
     description = deck_description(deck=deck)
     summary = description_summary(html_text=description)
-    fmt = deck.game.engine.format(deck.format)
+    engine = deck.game.engine
+    fmt = engine.format(deck.format)
+    # A zone is worth naming on a row only where the game splits a deck into several; its
+    # name, not its slug, is what a reader knows it by.
+    zone_names = {z.slug: z.name for z in engine.zones} if len(engine.zones) > 1 else {}
     return render(
         request,
         "decks/deck.html",
         {
             "deck": deck,
-            "groups": sorted(by_type.items()),
+            # Each heading counts copies, as the deck's chart and card count do.
+            "groups": [
+                (
+                    name,
+                    [(e, zone_names.get(e.zone, e.zone) if zone_names else "") for e in entries],
+                    sum(e.quantity for e in entries),
+                )
+                for name, entries in sorted(by_type.items())
+            ],
             "result": result or check(resolved, deck.format),
             "share_url": request.build_absolute_uri(deck.get_absolute_url()),
             "description": description,
@@ -55,6 +67,7 @@ def deck_detail(request: HttpRequest, deck_id: str) -> HttpResponse:
                 summary=summary,
             ),
             "format": fmt,
+            "faction": stated_faction(deck),
             "legality": [(r.format, r.legal) for r in results],
             "charts": deck_charts(resolved),
             **tabs_context(request, deck),

@@ -70,3 +70,12 @@ def change_label(field: str, card: Card) -> str:
     if field == "art":
         return "Image"
     return field_labels(card.game.engine).get(field, field)
+
+
+@register.filter
+def rulings_not_errata(card: Card) -> list[Any]:
+    """The card's rulings less those an erratum of the same passage already states: a rulebook
+    that gives a correction once as a numbered ruling is recorded as both, and the page
+    showed the one sentence twice."""
+    corrected = {e.source for e in card.errata.all() if e.source}
+    return [r for r in card.rulings.all() if not r.source or r.source not in corrected]
