@@ -40,6 +40,11 @@ class DeckFilters:
     # Only decks the viewer's collection (their pool's) holds every copy of; signed in only.
     buildable: bool = False
 
+    @property
+    def narrowed(self) -> bool:
+        """Whether any filter leaves decks out (the sort and page do not)."""
+        return any(v for k, v in self.query().items() if k != "sort")
+
     def query(self) -> dict[str, str]:
         """The filters as URL parameters, empty ones left out (without the page)."""
         return {
