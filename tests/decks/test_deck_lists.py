@@ -11,11 +11,12 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 from django.utils.html import escape
 
-from cardsite.catalogue.models import Card, Game
 from decks.models import Deck
 from decks.reading.key_cards import KEY_CARDS
-from decks.services import Intake, RequestedCard, deck_create, game_snapshot
+from decks.services import game_snapshot
 from decks.services.building import deck_build
+from tests.decks.list_support import item, legal_orion_cards, names, sample
+from tests.decks.list_support import make as make_deck
 
 pytestmark = pytest.mark.django_db
 
@@ -24,32 +25,10 @@ CAPITAL = "conquest-for-the-capital"
 MINE = "/decks/mine/"
 
 
-def sample(game, **filters):
-    return Card.objects.filter(game__slug=game, card_set__is_official=False, **filters).order_by(
-        "number_sort"
-    )
-
-
-def legal_orion_cards():
-    # As the public list's tests: 36 Humans and 14 cards of no race, none of them a Planet.
-    humans = list(sample(ORION, factions__name="Humans")[:36])
-    no_race = sample(ORION, factions__isnull=True).exclude(card_type__name="Planet")
-    return humans + list(no_race[:14])
-
-
-def make(owner, name, *, game=ORION, fmt="constructed", cards=None, visibility="private", **kw):
-    """A deck of `cards`: each a card (one copy) or a (card, copies) pair."""
-    cards = cards if cards is not None else list(sample(game)[:3])
-    pairs = [c if isinstance(c, tuple) else (c, 1) for c in cards]
-    return deck_create(
-        owner=owner,
-        game=Game.objects.get(slug=game),
-        format_slug=fmt,
-        name=name,
-        visibility=visibility,
-        intake=Intake(tuple(RequestedCard(n, None, c.short_id) for c, n in pairs)),
-        **kw,
-    )
+def make(owner, name, **kw):
+    # My decks' tests: private unless said otherwise, so a private deck is never listed by
+    # chance.
+    return make_deck(owner, name, **{"visibility": "private", **kw})
 
 
 @pytest.fixture
@@ -66,19 +45,6 @@ def other():
 def signed_in(client, owner):
     client.force_login(owner)
     return client
-
-
-def names(response) -> list[str]:
-    return re.findall(
-        r'<h2 class="deck-name"><a href="[^"]+">([^<]+)</a>', response.content.decode()
-    )
-
-
-def item(html: str, name: str) -> str:
-    """The list item of the deck named `name`: its faces, facts and links."""
-    return next(
-        chunk for chunk in html.split('<li class="deck-item">')[1:] if f">{name}</a>" in chunk
-    )
 
 
 def faces(chunk: str) -> list[str]:

@@ -8,9 +8,10 @@ import pytest
 from django.core.cache import cache
 from django.utils import timezone
 
-from cardsite.catalogue.models import Card, Game
+from cardsite.catalogue.models import Game
 from decks.models import Deck
-from decks.services import Intake, RequestedCard, deck_create, deck_update, game_snapshot
+from decks.services import Intake, RequestedCard, deck_update, game_snapshot
+from tests.decks.list_support import item, legal_orion_cards, make, names, sample
 
 pytestmark = pytest.mark.django_db
 
@@ -18,47 +19,9 @@ ORION = "conquest-of-orion"
 CAPITAL = "conquest-for-the-capital"
 
 
-def sample(game, **filters):
-    return Card.objects.filter(game__slug=game, card_set__is_official=False, **filters).order_by(
-        "number_sort"
-    )
-
-
-def legal_orion_cards():
-    # As the load test's deck: 36 Humans and 14 cards of no race, none of them a Planet.
-    humans = list(sample(ORION, factions__name="Humans")[:36])
-    no_race = sample(ORION, factions__isnull=True).exclude(card_type__name="Planet")
-    return humans + list(no_race[:14])
-
-
-def make(owner, name, *, game=ORION, fmt="constructed", cards=None, visibility="public", **kw):
-    cards = cards if cards is not None else list(sample(game)[:3])
-    return deck_create(
-        owner=owner,
-        game=Game.objects.get(slug=game),
-        format_slug=fmt,
-        name=name,
-        visibility=visibility,
-        intake=Intake(tuple(RequestedCard(1, None, c.short_id) for c in cards)),
-        **kw,
-    )
-
-
 @pytest.fixture
 def owner(django_user_model):
     return django_user_model.objects.create_user("lister", password="x-Long-pass-9")
-
-
-def names(response) -> list[str]:
-    html = response.content.decode()
-    return re.findall(r'<h2 class="deck-name"><a href="[^"]+">([^<]+)</a>', html)
-
-
-def item(html: str, name: str) -> str:
-    """The list item of the deck named `name`: its faces, facts and links."""
-    return next(
-        chunk for chunk in html.split('<li class="deck-item">')[1:] if f">{name}</a>" in chunk
-    )
 
 
 def test_only_public_decks_are_listed_never_unlisted_or_private_ones(client, owner):
