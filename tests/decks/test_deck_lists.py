@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.html import escape
 
 from decks.models import Deck
+from decks.reading import selectors
 from decks.reading.key_cards import KEY_CARDS
 from decks.services import game_snapshot
 from decks.services.building import deck_build
@@ -223,3 +224,16 @@ def test_a_list_page_costs_the_same_queries_for_one_deck_or_a_full_page(
     # Cold for the new ones: their entries once more, to check them.
     list_queries(signed_in, url, django_assert_max_num_queries, 12)
     list_queries(signed_in, url, django_assert_max_num_queries, 11)
+
+
+def test_the_legality_filter_checks_a_bounded_number_of_decks_and_says_so(
+    signed_in, owner, monkeypatch
+):
+    # The bound, made small enough to pass with a few decks.
+    monkeypatch.setattr(selectors, "LEGALITY_SCAN", 2)
+    for n in range(3):
+        make(owner, f"Small {n}")
+    response = signed_in.get(MINE, {"legality": "not-legal"})
+    assert names(response) == ["Small 2", "Small 1"]
+    assert "Legality was checked for the first 2 decks only" in response.content.decode()
+    assert "checked for the first" not in signed_in.get(MINE).content.decode()
