@@ -11,7 +11,6 @@ from dataclasses import dataclass, replace
 from typing import Any, cast
 
 from django.core.paginator import Page, Paginator
-from django.db.models import QuerySet
 
 from decks.history.diff import CardLine, Diff, diff_states
 from decks.history.reads import deck_comparison, readable_parent, readable_variants
@@ -155,21 +154,3 @@ def _lettered(chart: DeckChart) -> DeckChart:
 
 def _short(name: str) -> str:
     return name if len(name) <= LEGEND_NAME else name[: LEGEND_NAME - 1].rstrip() + "…"
-
-
-@dataclass(frozen=True)
-class WithParent:
-    deck: Deck
-    # The deck it branched from, if the user may read it; `hidden` when it may not.
-    parent: Deck | None
-    hidden: bool
-
-
-def with_parents(decks: QuerySet[Deck], user: Any) -> list[WithParent]:
-    """Each deck with the parent its list may name (no query beyond the list's own: the
-    decks come with `forked_from`, as decks_listed reads them)."""
-    rows = []
-    for deck in decks:
-        parent = readable_parent(deck, user) if deck.forked_from_id else None
-        rows.append(WithParent(deck, parent, bool(deck.forked_from_id) and parent is None))
-    return rows

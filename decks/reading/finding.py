@@ -1,4 +1,5 @@
-"""The public deck list's filters as /decks/ reads them from its URL, each within a limit.
+"""The deck lists' filters as /decks/ and /decks/mine/ read them from their URL, each within a
+limit.
 
 Only their shape is checked here (lengths, the sort, the page number); whether a game, format
 or faction exists is the listing's to say (selectors.public_deck_listing), from the same rows
@@ -21,7 +22,9 @@ Q_WORDS = 10
 CARD_MAX = 120
 # Game, format and faction are slugs or names, the longest of them 60 characters.
 CHOICE_MAX = 60
-SORTS = ("updated", "newest")
+SORTS = ("updated", "newest", "name")
+# A deck's standing in its own format, as the legality filter names it.
+LEGALITIES = ("legal", "not-legal")
 
 
 @dataclass(frozen=True)
@@ -32,9 +35,15 @@ class DeckFilters:
     card: str = ""
     q: str = ""
     sort: str = "updated"
+    legality: str = ""
     page: int = 1
     # Only decks the viewer's collection (their pool's) holds every copy of; signed in only.
     buildable: bool = False
+
+    @property
+    def narrowed(self) -> bool:
+        """Whether any filter leaves decks out (the sort and page do not)."""
+        return any(v for k, v in self.query().items() if k != "sort")
 
     def query(self) -> dict[str, str]:
         """The filters as URL parameters, empty ones left out (without the page)."""
@@ -66,6 +75,9 @@ def read_filters(params: Mapping[str, str]) -> DeckFilters:
     if not (digits and len(raw_page) <= 6 and 1 <= int(raw_page) <= PAGE_MAX):
         raise InputError("page", f"page is a whole number from 1 to {PAGE_MAX:,}.")
     page = int(raw_page)
+    legality = params.get("legality", "")
+    if legality and legality not in LEGALITIES:
+        raise InputError("legality", f"legality is one of {', '.join(LEGALITIES)}.")
     buildable = params.get("buildable", "")
     if buildable not in ("", "0", "1"):
         raise InputError("buildable", "buildable is 1 (only decks your collection can build) or 0.")
@@ -76,6 +88,7 @@ def read_filters(params: Mapping[str, str]) -> DeckFilters:
         card=_text(params, "card", CARD_MAX),
         q=q,
         sort=sort,
+        legality=legality,
         page=page,
         buildable=buildable == "1",
     )

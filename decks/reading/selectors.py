@@ -16,8 +16,10 @@ from django.utils import timezone
 
 from cardsite.catalogue.models import Card, Faction, Game
 from cardsite.catalogue.short_ids import is_valid_short_id
+from decks.history.reads import readable_parent
 from decks.models import DELETED_KEEP_DAYS, Deck, DeckEntry, Job, PrintProfile
 from decks.reading.finding import PER_PAGE, DeckFilters
+from decks.reading.key_cards import DeckCards, deck_cards
 from decks.reading.owning import buildable_only
 from decks.services import Standing, game_snapshot, standings
 from engines.errors import InputError
@@ -61,7 +63,11 @@ def deck_for_link(*, deck_id: str, user: Any, signed: bool) -> Deck | None:
 
 
 # The orders /decks/ offers; the id breaks ties, so pages never overlap or skip a deck.
-SORTS = {"updated": ("-updated_at", "-id"), "newest": ("-created_at", "-id")}
+SORTS = {
+    "updated": ("-updated_at", "-id"),
+    "newest": ("-created_at", "-id"),
+    "name": ("search_name", "id"),
+}
 
 
 def cards_named(*, card: str, game: str | None = None) -> list[Card]:
@@ -172,22 +178,36 @@ class DeckRow:
     format_name: str
     standing: Standing
     faction: Faction | None = None
+    cards: DeckCards = field(default_factory=lambda: DeckCards(0))
+    # My decks only: the deck it branched from, if its owner may read it; `parent_hidden`
+    # when it branched from one they may not.
+    parent: Deck | None = None
+    parent_hidden: bool = False
 
 
 @dataclass
 class DeckListing:
-    """/decks/ as asked for: the page of rows, the choices its form offers, and what to say
-    about the filters (`error`: one names no game, format or faction; the page is then None)."""
+    """A deck list as asked for (/decks/, or /decks/mine/ with `mine`): the page of rows, the
+    choices its form offers, and what to say about the filters (`error`: one names no game,
+    format or faction; the page is then None)."""
 
     filters: DeckFilters
     games: list[Game]
     formats: list[tuple[Game, list[tuple[str, str]]]]
     factions: list[tuple[Game, list[Faction]]]
+    mine: bool = False
     cards: list[Card] = field(default_factory=list)
     page: Page[DeckRow] | None = None
     error: InputError | None = None
-    # Why a filter asked for was not applied (buildable, for an anonymous viewer).
+    # Why a filter asked for was not applied (buildable, for an anonymous viewer), or applied
+    # to only some of the decks (legality, past LEGALITY_SCAN).
     note: str = ""
+
+
+# The legality filter checks this many decks at most (the first of the other filters' order),
+# each from the cache where it can: a standing is not stored in the database, so filtering on it
+# means knowing it for every deck considered.
+LEGALITY_SCAN = 500
 
 
 def _check_choices(filters: DeckFilters, games: list[Game], factions: list[Faction]) -> None:
@@ -215,9 +235,22 @@ def _check_choices(filters: DeckFilters, games: list[Game], factions: list[Facti
 def public_deck_listing(
     *, filters: DeckFilters, refused: InputError | None = None, viewer: Any = None
 ) -> DeckListing:
-    """The public decks matching `filters`, a page of them, each with its standing in its own
-    format; in a fixed number of queries however many decks there are. With `refused` (the
-    filters could not be read), only the form's choices and that error."""
+    """The public decks matching `filters`: deck_listing of /decks/."""
+    return deck_listing(filters=filters, refused=refused, viewer=viewer)
+
+
+def deck_listing(
+    *,
+    filters: DeckFilters,
+    refused: InputError | None = None,
+    viewer: Any = None,
+    mine: bool = False,
+) -> DeckListing:
+    """The decks matching `filters`, a page of them, each with its standing in its own format,
+    its card count and key cards: the public decks, or with `mine` every deck of `viewer`'s own
+    (private ones too, never anyone else's). In a fixed number of queries however many decks
+    there are. With `refused` (the filters could not be read), only the form's choices and
+    that error."""
     games = list(Game.objects.order_by("name"))
     factions = list(Faction.objects.order_by("name"))
     listing = DeckListing(
@@ -225,6 +258,7 @@ def public_deck_listing(
         games=games,
         formats=format_choices(games),
         factions=[(g, [f for f in factions if f.game_id == g.pk]) for g in games],
+        mine=mine,
     )
     try:
         if refused:
@@ -238,6 +272,8 @@ def public_deck_listing(
         listing.cards = cards_named(card=filters.card, game=filters.game or None)
         card_ids = [c.pk for c in listing.cards]
     decks = decks_listed(
+        user=viewer,
+        mine=mine,
         game=filters.game or None,
         format=filters.format or None,
         faction=filters.faction or None,
@@ -250,13 +286,43 @@ def public_deck_listing(
             decks = buildable_only(decks, viewer=viewer)
         else:
             listing.note = "Sign in to list only the decks your collection can build."
-    page = Paginator(decks, PER_PAGE).get_page(filters.page)
+    standing: dict[int, Standing] = {}
+    if filters.legality:
+        considered = list(decks[: LEGALITY_SCAN + 1])
+        if len(considered) > LEGALITY_SCAN:
+            considered = considered[:LEGALITY_SCAN]
+            listing.note = (
+                f"Legality was checked for the first {LEGALITY_SCAN} decks only, in this order:"
+                " narrow the list by game or format to check the rest."
+            )
+        standing = standings(decks=considered)
+        wanted = Standing.LEGAL if filters.legality == "legal" else Standing.NOT_LEGAL
+        page = Paginator([d for d in considered if standing[d.pk] == wanted], PER_PAGE).get_page(
+            filters.page
+        )
+    else:
+        page = Paginator(decks, PER_PAGE).get_page(filters.page)
     shown = list(page.object_list)
-    standing = standings(decks=shown)
-    rows = [DeckRow(d, format_name(d), standing[d.pk], stated_faction(d)) for d in shown]
+    if not filters.legality:
+        standing = standings(decks=shown)
+    cards = deck_cards(decks=shown)
+    rows = [_row(d, standing[d.pk], cards[d.pk], viewer if mine else None) for d in shown]
     # The rows stand for the paginator's decks, one each: its counts hold for them.
     listing.page = Page(rows, page.number, cast("Paginator[DeckRow]", page.paginator))
     return listing
+
+
+def _row(deck: Deck, standing: Standing, cards: DeckCards, owner: Any) -> DeckRow:
+    parent = readable_parent(deck, owner) if owner and deck.forked_from_id else None
+    return DeckRow(
+        deck,
+        format_name(deck),
+        standing,
+        stated_faction(deck),
+        cards,
+        parent,
+        parent_hidden=bool(owner) and bool(deck.forked_from_id) and parent is None,
+    )
 
 
 def format_choices(games: list[Game]) -> list[tuple[Game, list[tuple[str, str]]]]:

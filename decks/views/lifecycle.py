@@ -1,4 +1,5 @@
-"""My decks, and a deck's end: deleting it (after asking), and restoring it within the time."""
+"""My decks (filtered and sorted as the public list is), and a deck's end: deleting it (after
+asking), and restoring it within the time."""
 
 from __future__ import annotations
 
@@ -12,11 +13,11 @@ from django.views.decorators.http import require_POST
 
 from cardsite.accounts import signed_in
 from cardsite.api.errors import as_form_error
-from decks.history.variants import with_parents
 from decks.reading.selectors import decks_deleted, decks_listed, deleted_deck_of
 from decks.services import deck_delete, deck_restore
 from decks.services.building import MAX_BUILT_DECKS
 from decks.views.common import owned_or_404
+from decks.views.finding import listing_context, render_list
 from engines.errors import InputError
 
 
@@ -24,7 +25,7 @@ def _mine(request: HttpRequest, **extra: Any) -> dict[str, Any]:
     deleted = list(decks_deleted(user=request.user))
     by_key = {d.share_key: d for d in deleted}
     return {
-        "decks": with_parents(decks_listed(user=request.user, mine=True), request.user),
+        **listing_context(request, mine=True),
         "deleted": deleted,
         # The deck just deleted, for its Undo button (only while it can still be restored).
         "just_deleted": by_key.get(request.GET.get("deleted", "")[:32]),
@@ -42,7 +43,7 @@ def my_decks(request: HttpRequest) -> HttpResponse:
         )
         context["restored_unbuilt"] = request.GET.get("unbuilt") == "1"
         context["max_built"] = MAX_BUILT_DECKS
-    return render(request, "decks/mine.html", context)
+    return render_list(request, "decks/mine.html", context)
 
 
 @login_required

@@ -60,3 +60,17 @@ def test_a_game_page_shows_its_formats_and_opens_a_long_glossary_entry(server, p
     expect(sweep.locator("details")).to_have_attribute("open", "")
     shoot("game-page")
     assert_no_sideways_scroll(page)
+
+
+def test_a_game_page_lists_the_rulebook_s_terms_with_their_sources(server, page, shoot):
+    page.goto(server + "/games/conquest-of-fates/")
+    terms = page.locator("#terms")
+    expect(terms.get_by_role("heading", name="Rulebook terms")).to_be_visible()
+    expect(terms.locator("dt")).to_have_count(57)
+    expect(terms.locator("#term-adjacent + dd")).to_contain_text("Rulebook: Terms & Clarifications")
+    long = terms.locator("dd", has=page.locator("details")).first
+    long.locator("summary").click()
+    expect(long.locator("details")).to_have_attribute("open", "")
+    terms.scroll_into_view_if_needed()
+    shoot("game-terms")
+    assert_no_sideways_scroll(page)

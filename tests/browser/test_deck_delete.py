@@ -71,7 +71,7 @@ def test_a_player_deletes_a_deck_in_a_dialog_and_restores_it_from_my_decks(
     dialog.get_by_role("button", name="Delete").click()
     expect(page).to_have_url(re.compile(rf"/decks/mine/\?deleted={deck.share_key}$"))
     expect(page.get_by_role("status")).to_contain_text("Deleted “Old Armada”.")
-    listed = page.locator("table.list").first
+    listed = page.locator("#deck-results")
     expect(listed).not_to_contain_text("Old Armada")
     expect(listed).to_contain_text("Keeper Fleet")
     deleted = page.locator(".recently-deleted")
@@ -87,7 +87,7 @@ def test_a_player_deletes_a_deck_in_a_dialog_and_restores_it_from_my_decks(
     expect(page).to_have_url(re.compile(rf"/decks/mine/\?restored={deck.share_key}$"))
     expect(page.get_by_role("status")).to_contain_text("Restored Old Armada.")
     expect(page.locator(".recently-deleted")).to_have_count(0)
-    expect(page.locator("table.list")).to_contain_text("Old Armada")
+    expect(page.locator("#deck-results")).to_contain_text("Old Armada")
     shoot("restored")
 
     # Undo, straight after deleting.

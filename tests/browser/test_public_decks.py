@@ -55,12 +55,12 @@ def decks(django_db_blocker):
 
 
 def listed(page) -> list[str]:
-    return page.locator("#deck-results td.deck-name a").all_inner_texts()
+    return page.locator("#deck-results .deck-name a").all_inner_texts()
 
 
 def expect_listed(page, names: list[str]) -> None:
     """Waits until the results are these decks, in this order: htmx swaps them in later."""
-    expect(page.locator("#deck-results td.deck-name a")).to_have_text(names)
+    expect(page.locator("#deck-results .deck-name a")).to_have_text(names)
 
 
 def no_sideways_scroll(page) -> None:

@@ -1,5 +1,6 @@
 """The keyword glossary on game and card pages: each reminder text once, long entries opening
-instead of cut short, and factions and keywords linked to their searches."""
+instead of cut short, and factions and keywords linked to their searches; and the rulebook's
+terms on each game's page, each whole, with its source."""
 
 import html
 import re
@@ -8,7 +9,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from cardsite.catalogue.glossary import LONG_WORDS, SUMMARY_WORDS, glossary_entry
-from cardsite.catalogue.models import Card, Faction, Game, Keyword
+from cardsite.catalogue.models import Card, Faction, Game, Keyword, Term
 
 pytestmark = pytest.mark.django_db
 
@@ -99,6 +100,48 @@ def test_a_long_keyword_entry_opens_with_details(client):
     page = client.get("/games/conquest-of-orion/").content.decode()
     sweep = keyword_block(page, "Sweep")
     assert "<details><summary><em>This may attack multiple units" in sweep
+
+
+def term_block(page: str, term: Term) -> str:
+    found = re.search(rf'<dt id="term-{term.slug}">.*?</dd>', page, re.S)
+    assert found, term.name
+    return html.unescape(found.group(0))
+
+
+def test_every_game_page_lists_every_rulebook_term_whole_with_its_source(client):
+    games = [game for game in Game.objects.all() if game.terms.exists()]
+    assert len(games) == 5
+    for game in games:
+        page = client.get(game.get_absolute_url()).content.decode()
+        section = re.search(r'<section id="terms">.*?</section>', page, re.S).group(0)
+        assert "<h2>Rulebook terms</h2>" in section
+        for term in game.terms.all():
+            text = text_of(term_block(section, term))
+            assert text.startswith(" ".join(term.name.split())), (game.slug, term.name)
+            assert " ".join(term.text.split()) in text, (game.slug, term.name)
+            assert f"Rulebook: {term.source}" in text, (game.slug, term.name)
+
+
+def test_the_fifty_seven_terms_of_a_game_are_on_its_page_in_order_of_name(client):
+    game = Game.objects.get(slug="conquest-of-fates")
+    page = client.get(game.get_absolute_url()).content.decode()
+    shown = re.findall(r'<dt id="term-([^"]+)">', page)
+    assert len(shown) == 57
+    assert shown == list(game.terms.order_by("name").values_list("slug", flat=True))
+
+
+def test_a_long_term_opens_in_place_and_loses_no_word(client):
+    game = Game.objects.get(slug="conquest-of-fates")
+    term = max(game.terms.all(), key=lambda t: len(t.text.split()))
+    block = term_block(client.get(game.get_absolute_url()).content.decode(), term)
+    assert "<details><summary>" in block
+    assert " ".join(term.text.split()) in text_of(block)
+
+
+def test_a_game_without_terms_has_no_terms_section(client):
+    game = Game.objects.get(slug="conquest-of-orion")
+    game.terms.all().delete()
+    assert 'id="terms"' not in client.get(game.get_absolute_url()).content.decode()
 
 
 def search_of(href: str) -> dict[str, list[str]]:

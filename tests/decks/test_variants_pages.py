@@ -228,7 +228,7 @@ def test_a_variant_never_names_a_parent_its_reader_may_not_see(client, users, ca
     assert "Hidden parent name" not in page and base.share_key not in page
     assert "Differences from" not in page
     mine = client.get(reverse("decks:mine")).content.decode()
-    assert "variant of a deck you cannot see" in mine and "Hidden parent name" not in mine
+    assert "Variant of a deck you cannot see" in mine and "Hidden parent name" not in mine
 
 
 def test_a_variant_of_a_deleted_deck_does_not_name_it(client, users, cards):
@@ -274,8 +274,8 @@ def test_my_decks_names_each_variants_parent(client, users, cards):
     deck_branch(deck=base, owner=users["owner"], name="vs. aggro")
     client.force_login(users["owner"])
     page = client.get(reverse("decks:mine")).content.decode()
-    assert f'variant of <a href="{base.get_absolute_url()}">The original</a>' in page
-    assert page.count("variant of") == 1
+    assert f'Variant of <a href="{base.get_absolute_url()}">The original</a>' in page
+    assert page.count("Variant of") == 1
 
 
 def test_a_public_variant_never_shows_an_unlisted_parents_link_to_a_third_reader(

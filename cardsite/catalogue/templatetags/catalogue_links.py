@@ -8,7 +8,7 @@ from django import template
 from django.urls import reverse
 
 from cardsite.catalogue.glossary import GlossaryEntry, glossary_entry
-from cardsite.catalogue.models import Faction, Keyword
+from cardsite.catalogue.models import Faction, Keyword, Term
 
 register = template.Library()
 
@@ -31,3 +31,9 @@ def search_url(thing: Faction | Keyword, game_slug: str) -> str:
 @register.filter
 def glossary(keyword: Keyword) -> GlossaryEntry:
     return glossary_entry(keyword.reminder_text, keyword.description)
+
+
+@register.filter
+def term_glossary(term: Term) -> GlossaryEntry:
+    # A term has no reminder text: its definition alone, opening in place when long.
+    return glossary_entry("", term.text)
