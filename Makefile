@@ -23,6 +23,10 @@ run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_games
 	$(BIN)/python manage.py dev_superuser
+	# Faces not drawn yet are drawn in the background (about a minute for every game's
+	# cards, once), so the builder's pool and the search grid do not meet the per-visitor
+	# limit of faces drawn a minute on a fresh checkout.
+	$(BIN)/python manage.py draw_faces >/dev/null & \
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
 test: tools install lint suite
@@ -75,6 +79,7 @@ serve-prod: install .secret-key
 	$(PROD_ENV) $(BIN)/python manage.py migrate --noinput
 	$(PROD_ENV) $(BIN)/python manage.py load_games
 	$(PROD_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
+	$(PROD_ENV) $(BIN)/python manage.py draw_faces
 	$(PROD_ENV) $(BIN)/celery -A cardsite worker --beat --concurrency 1 --loglevel INFO \
 	  --schedule $(VENV)/celerybeat-schedule & worker=$$!; trap 'kill $$worker' EXIT; \
 	$(PROD_ENV) $(BIN)/gunicorn cardsite.wsgi --workers 3 --bind 127.0.0.1:8000 --access-logfile -
