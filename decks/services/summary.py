@@ -31,6 +31,21 @@ class SummaryRow:
     value: str
     # The closed-form value of the same figure, where the game has one.
     exact: str | None = None
+    # The declared figure a row was expanded from (its label, `{part}` as "…"), for a figure
+    # that is one row per turn or per card; "" for a figure of one row.
+    group: str = ""
+
+
+# A figure expanding into more rows than this (one per card of a 50-card deck, one per turn
+# of a 50-turn game) is folded on the page, its title and count showing.
+FOLD_ROWS = 10
+
+
+@dataclass(frozen=True)
+class SummarySection:
+    title: str
+    rows: tuple[SummaryRow, ...]
+    folded: bool
 
 
 @dataclass(frozen=True)
@@ -43,6 +58,30 @@ class SummaryTable:
     @property
     def has_exact(self) -> bool:
         return any(r.exact for r in self.rows)
+
+    @property
+    def sections(self) -> list[SummarySection]:
+        """The rows in order, each long figure (more than FOLD_ROWS rows) a folded section of
+        its own and the rows between them together in one open section."""
+        sections: list[SummarySection] = []
+        open_rows: list[SummaryRow] = []
+        i = 0
+        while i < len(self.rows):
+            group = self.rows[i].group
+            j = i + 1
+            while group and j < len(self.rows) and self.rows[j].group == group:
+                j += 1
+            if group and j - i > FOLD_ROWS:
+                if open_rows:
+                    sections.append(SummarySection("", tuple(open_rows), False))
+                    open_rows = []
+                sections.append(SummarySection(group, self.rows[i:j], True))
+            else:
+                open_rows += self.rows[i:j]
+            i = j
+        if open_rows:
+            sections.append(SummarySection("", tuple(open_rows), False))
+        return sections
 
     def data(self) -> list[dict[str, str | None]]:
         """The rows as JSON-ready data."""
@@ -103,6 +142,7 @@ def _declared(
             label,
             _formatted(value, figure.unit, spread),
             _percent(closed) if closed is not None else None,
+            figure.label.replace("{part}", "…") if "*" in figure.path else "",
         )
 
 

@@ -377,4 +377,7 @@ def read_procedure(definition: Mapping[str, Any]) -> Procedure:
         report=_report(definition.get("report", {}), reader),
         chosen=_chosen(definition.get("chosen"), reader),
         stated_cost=None if stated_cost is None else float(stated_cost),
+        test_facts={
+            name: dict(spec) for name, spec in as_table("cards", definition.get("cards", {})).items()
+        },
     )
