@@ -20,6 +20,11 @@ def test_the_grid_shows_sixty_faces_a_page_and_the_next_page_is_one_click(server
     faces = page.locator(".face-grid img")
     expect(faces).to_have_count(60)
     expect(faces.first).to_have_attribute("loading", "lazy")
+    # The faces in view are drawn (and so on the screenshots), not left as placeholders.
+    page.wait_for_function(
+        "[...document.querySelectorAll('.face-grid img')].slice(0, 5)"
+        ".every(i => i.complete && i.naturalWidth > 0)"
+    )
     shoot("grid")
     assert fits_a_phone(page)
     page.locator('a[rel="next"]').click()

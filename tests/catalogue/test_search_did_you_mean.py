@@ -50,7 +50,7 @@ def test_atavaa_names_no_card_closely_so_the_nearest_names_are_listed_as_the_nam
     page = page_for(client, q="atavaa")
     assert "Did you mean" not in page
     assert "No card is named close to that. The nearest names are" in page
-    listed = re.findall(r'class="did-you-mean".*?</p>', page, re.S)[0]
+    listed = re.findall(r'class="did-you-mean".*?</ul>', page, re.S)[0]
     api = client.get("/api/v1/cards/named/", {"fuzzy": "atavaa"}).json()
     for name in api["candidates"]:
         assert name.replace("'", "&#x27;") in listed
