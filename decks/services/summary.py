@@ -34,11 +34,17 @@ class SummaryRow:
     # The declared figure a row was expanded from (its label, `{part}` as "…"), for a figure
     # that is one row per turn or per card; "" for a figure of one row.
     group: str = ""
+    # The row is one of a figure's rows per key (a card's name, a type, a faction) rather
+    # than per turn.
+    keyed: bool = False
 
 
-# A figure expanding into more rows than this (one per card of a 50-card deck, one per turn
-# of a 50-turn game) is folded on the page, its title and count showing.
+# A figure expanding into more rows than this (one per turn of a 50-turn game) is folded on
+# the page, its title and count showing.
 FOLD_ROWS = 10
+# In a summary of more rows than this, every figure of one row per card (or type, or
+# faction) is folded too: the per-turn figures and the charts are read first.
+LONG_SUMMARY = 20
 
 
 @dataclass(frozen=True)
@@ -61,8 +67,9 @@ class SummaryTable:
 
     @property
     def sections(self) -> list[SummarySection]:
-        """The rows in order, each long figure (more than FOLD_ROWS rows) a folded section of
-        its own and the rows between them together in one open section."""
+        """The rows in order, each long figure (more than FOLD_ROWS rows, or in a long summary
+        one row per card) a folded section of its own and the rows between them together in
+        one open section."""
         sections: list[SummarySection] = []
         open_rows: list[SummaryRow] = []
         i = 0
@@ -71,7 +78,8 @@ class SummaryTable:
             j = i + 1
             while group and j < len(self.rows) and self.rows[j].group == group:
                 j += 1
-            if group and j - i > FOLD_ROWS:
+            keyed = self.rows[i].keyed and len(self.rows) > LONG_SUMMARY
+            if group and (j - i > FOLD_ROWS or (keyed and j - i > 1)):
                 if open_rows:
                     sections.append(SummarySection("", tuple(open_rows), False))
                     open_rows = []
@@ -143,6 +151,7 @@ def _declared(
             _formatted(value, figure.unit, spread),
             _percent(closed) if closed is not None else None,
             figure.label.replace("{part}", "…") if "*" in figure.path else "",
+            any(not str(step).isdigit() for step in steps),
         )
 
 

@@ -11,9 +11,9 @@ from engines import ENGINES
 pytestmark = pytest.mark.django_db
 
 
-def deck_of(game):
+def deck_of(game, distinct=40):
     owner = User.objects.create_user(f"gd-{game}", password="x-Long-pass-9")
-    cards = Card.objects.filter(game__slug=game)[:40]
+    cards = Card.objects.filter(game__slug=game).exclude(card_type__name="Planet")[:distinct]
     fmt = Game.objects.get(slug=game).engine.formats[0].slug
     return deck_create(
         owner=owner,
@@ -71,3 +71,17 @@ def test_a_figure_of_one_row_per_card_folds_with_its_count_and_short_ones_stay_o
         in page
     )
     assert sum(len(s.rows) for s in sections) == len(response.context["summary"].rows)
+
+
+def test_a_long_summary_folds_every_per_card_figure_and_keeps_the_per_turn_ones_open(client):
+    # Ten distinct cards over ten turns: the 51 rows.
+    deck = deck_of("conquest-of-orion", distinct=10)
+    response = client.get(f"/decks/{deck.share_key}/goldfish/", {"seed": 1, "runs": 20})
+    summary = response.context["summary"]
+    assert len(summary.rows) == 51
+    folded = [s for s in summary.sections if s.folded]
+    assert [len(s.rows) for s in folded] == [10, 10, 10]
+    assert all(s.title.startswith("…: ") for s in folded)
+    opened = [r.label for s in summary.sections if not s.folded for r in s.rows]
+    assert len(opened) == 21 and opened[0] == "Turns simulated"
+    assert response.content.decode().count('<details class="summary-fold">') == 3
