@@ -86,7 +86,7 @@ def test_each_games_simulation_shows_a_summary_table_and_charts_in_scale(
     expect(page.locator(".simulating progress")).to_be_visible()
     expect(page.get_by_role("button", name="Simulate")).to_be_disabled()
     page.evaluate("() => document.querySelector('form.goldfish-form').submit()")
-    expect(page.locator("table.summary-table")).to_be_visible()
+    expect(page.locator("table.summary-table").first).to_be_visible()
     expect(page.locator("table.summary-table tbody tr").first).to_be_visible()
     assert "{'" not in page.locator("main").inner_text()
     page.wait_for_function(ALL_DRAWN)
