@@ -181,7 +181,7 @@ class _Words:
                 said.append(f"by highest {self.value(e)}")
         return ", then ".join(said)
 
-    def step(self, step: Step) -> str:  # noqa: C901, PLR0911, PLR0912 - one case per step kind
+    def step(self, step: Step) -> str:
         if isinstance(step, Shuffle):
             again = (
                 " (its discards shuffled into a new one when it runs out)"
@@ -222,7 +222,8 @@ class _Words:
         if isinstance(step, Clear):
             return f"the cards on the table go to {self.pile(step.pile)}'s discards"
         if isinstance(step, Discard):
-            return f"discard down to {self.cards(step.down_to)}, keeping the best ({self.order(step.best)})"
+            kept = self.order(step.best)
+            return f"discard down to {self.cards(step.down_to)}, keeping the best ({kept})"
         if isinstance(step, Choose):
             said = (
                 f"look at the top {step.look} of {self.pile(step.pile)}, keep one "
@@ -230,7 +231,8 @@ class _Words:
             )
             for gain in step.then:
                 when = f" when the kept card is a {self.test(gain.when)}" if gain.when else ""
-                said += f"; the {_words(gain.counter)} rises by {gain.amount} (at most {gain.cap}){when}"
+                rises = f"rises by {gain.amount} (at most {gain.cap})"
+                said += f"; the {_words(gain.counter)} {rises}{when}"
             return said
         if isinstance(step, Income):
             gained = ", ".join(f"{self.count(n)} {r}" for r, n in step.gain.items())
@@ -247,9 +249,7 @@ class _Words:
         if isinstance(step, Ascend):
             level = self.procedure.level
             need = level.need.stat if level else "level"
-            cost = (
-                ", ".join(f"{self.count(n)} {r}" for r, n in level.cost.items()) if level else ""
-            )
+            cost = ", ".join(f"{self.count(n)} {r}" for r, n in level.cost.items()) if level else ""
             need = self.stats.get(need, _words(need))
             return (
                 f"pay {cost} to rise one level (a card needs its {need}), from the next turn, "
@@ -311,8 +311,7 @@ class _Words:
                 continue
             over = {
                 "each": "every value the games recorded",
-                "per_turn": "the games, one total per game for that "
-                + self.turn_noun(),
+                "per_turn": "the games, one total per game for that " + self.turn_noun(),
                 "per_game": "the games, one total per game",
                 "per_name": "the games in which that card became playable",
             }.get(measure.kind, "the games")

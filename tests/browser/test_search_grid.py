@@ -5,14 +5,8 @@ import re
 
 from playwright.sync_api import expect
 
-PHONE = {"width": 390, "height": 844}
-
-
-def fits_a_phone(page) -> bool:
-    page.set_viewport_size(PHONE)
-    fits = page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    page.set_viewport_size({"width": 1280, "height": 900})
-    return fits
+from tests.browser.test_search_messages import PHONE
+from tests.browser.test_search_messages import no_sideways_scroll as fits_a_phone
 
 
 def test_the_grid_shows_sixty_faces_a_page_and_the_next_page_is_one_click(server, page, shoot):

@@ -37,7 +37,8 @@ def test_no_description_names_its_game_or_leaves_a_raw_key(slug):
     [
         (
             "conquest-alpha-tactics",
-            "place 8 cards from the hand on the table, by highest Combat Power, drawing back up to 4 after each",
+            "place 8 cards from the hand on the table, by highest Combat Power, "
+            "drawing back up to 4 after each",
         ),
         (
             "conquest-for-the-capital",
@@ -46,7 +47,8 @@ def test_no_description_names_its_game_or_leaves_a_raw_key(slug):
         ("conquest-of-fates", "from battle 2, draw 7 cards from the main pile"),
         (
             "conquest-of-orion",
-            "draw 4 cards from the main pile; put the hand's cards needing a Tier requirement above 1 on the bottom",
+            "draw 4 cards from the main pile; "
+            "put the hand's cards needing a Tier requirement above 1 on the bottom",
         ),
         ("fate-foretold", "keep at most 5 cards in play and 5 in hand"),
     ],
