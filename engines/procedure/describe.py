@@ -82,10 +82,13 @@ def describe(
             said = f"from {turn_noun} {start}, {said}"
         turn_parts.append(said)
     last = words.amount(procedure.turns)
+    # A game that can end early (StopWhen) is played for at most its turns.
+    up_to = "up to " if any(isinstance(s, StopWhen) for s in procedure.turn) else ""
     plays = any(isinstance(s, _PLAYS) for s in procedure.setup + procedure.turn)
+    lead = f"Each {turn_noun}, for {up_to}{last} {turn_noun}{'s' * (last != 1)}"
     return Description(
         setup=_sentence("To start", setup),
-        turn=_sentence(f"Each {turn_noun}, for {last} {turn_noun}{'s' * (last != 1)}", turn_parts),
+        turn=_sentence(lead, turn_parts),
         plays=""
         if plays
         else "No card is played: the figures show the earliest turn each card could be.",

@@ -2,10 +2,15 @@
 procedure its goldfish.toml declares: what is dealt and placed, what is left out, and what the
 ± beside a mean is taken over."""
 
+import tomllib
+from pathlib import Path
+
 import pytest
 
 from engines import ENGINES
+from engines.procedure import describe as describe_module
 from engines.procedure import load_goldfish
+from engines.procedure.definition import read_procedure
 from engines.procedure.describe import describe
 
 GAMES = sorted(ENGINES)
@@ -87,3 +92,15 @@ def test_a_per_turn_spread_is_over_the_games_and_a_per_card_one_over_the_games_i
     assert overs["…: first turn playable (in hand, Tier reached, cost payable)"] == (
         "the games in which that card became playable"
     )
+
+
+def test_a_game_that_can_end_early_is_played_for_up_to_its_turns():
+    assert described("fate-foretold").turn.startswith("Each turn, for up to 40 turns: ")
+    assert described("conquest-of-orion").turn.startswith("Each turn, for 10 turns: ")
+
+
+def test_a_procedure_of_no_game_is_told_too_with_its_raw_stat_names_when_none_are_labelled():
+    text = (Path(describe_module.__file__).with_name("unit.toml")).read_text(encoding="utf-8")
+    d = describe(read_procedure(tomllib.loads(text)))
+    assert d.setup == "To start: shuffle the main pile; draw 7 cards from the main pile."
+    assert d.turn.startswith("Each turn, for 3 turns: from turn 2, draw 7 cards from the main pile")
