@@ -114,14 +114,9 @@ def match_fuzzy(name: str, *, game: str | None = None) -> NameMatch:
     return NameMatch(None, _display_names(cards, candidates))
 
 
-def suggested_cards(text: str, *, game: str | None = None) -> list[Card]:
-    """suggestions() as cards, one printing a name (the official one from the newest set), so
-    a page can link each name to its card."""
-    return near_cards(text, game=game)[0]
-
-
 def near_cards(text: str, *, game: str | None = None) -> tuple[list[Card], bool]:
-    """The cards named most like `text`, one printing a name, and whether they are close:
+    """The cards named most like `text`, one printing a name (the official one from the newest
+    set), so a page can link each to its card, and whether they are close:
     the suggestions when any name is (at least MIN_SCORE), else the nearest candidates that
     /api/v1/cards/named/?fuzzy= would list as ambiguous (at least half of it). Nothing for
     text beyond the fuzzy limits."""
