@@ -21,6 +21,19 @@ def test_the_grid_shows_sixty_faces_a_page_and_the_next_page_is_one_click(server
     )
     shoot("grid")
     assert fits_a_phone(page)
+    # A face zooms on hover, as a card name's preview does, and inside the window.
+    faces.nth(4).hover()
+    preview = page.locator(".card-preview")
+    expect(preview).to_be_visible()
+    expect(preview).to_have_class(re.compile(r"\bis-loaded\b"))
+    zoomed = preview.bounding_box()
+    face = faces.nth(4).bounding_box()
+    assert zoomed["width"] > 1.4 * face["width"]
+    assert zoomed["x"] >= 0 and zoomed["y"] >= 0
+    assert zoomed["x"] + zoomed["width"] <= 1280 and zoomed["y"] + zoomed["height"] <= 900
+    shoot("grid-zoom")
+    page.locator(".results-bar .count").hover()
+    expect(preview).to_be_hidden()
     page.locator('a[rel="next"]').click()
     expect(page).to_have_url(re.compile(r"page=2"))
     expect(page.locator(".face-grid img").first).to_be_visible()
