@@ -287,6 +287,9 @@ class GameEngine:
     goldfish_charts: tuple[ResultChart, ...] = ()
     # The rows of a goldfish answer's summary table, in order.
     goldfish_summary: tuple[SummaryFigure, ...] = ()
+    # policy -> engines.procedure.describe.Description: what one simulated game does, in
+    # words, told from the declared procedure with the policy's values.
+    goldfish_description: Callable[..., Any] | None = field(default=None, compare=False)
     # The straightforward per-game loop the product's (vectorised) `goldfish` must agree with,
     # statistically: kept for the tests and the benchmark, never called by the site.
     goldfish_reference: Callable[..., dict[str, Any]] | None = field(default=None, compare=False)

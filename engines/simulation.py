@@ -14,6 +14,7 @@ from engines.base import GameEngine
 from engines.gamefile import ENGINE_FILE, GameFileError
 from engines.procedure import ProcedureError, goldfish_parts
 from engines.procedure.cards import Expression
+from engines.procedure.describe import describe
 from engines.procedure.vocabulary import Procedure
 
 GOLDFISH_FILE = "goldfish.toml"
@@ -41,6 +42,9 @@ def with_simulation(
         goldfish_policy=parts.goldfish_policy,
         goldfish_charts=parts.goldfish_charts,
         goldfish_summary=parts.goldfish_summary,
+        goldfish_description=partial(
+            describe, parts.procedure, stat_labels={s.key: s.label for s in engine.stats}
+        ),
         odds=parts.odds,
         goldfish_cost_written=parts.procedure.stated_cost or engine.goldfish_cost_written,
         # Measured on first use, not when the game is loaded: a process that never simulates

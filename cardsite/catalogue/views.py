@@ -27,7 +27,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.cache import cache_control
 
 from cardsite.catalogue import bulk, card_parts, history, presenters, selectors
-from cardsite.catalogue.search import examples, names
+from cardsite.catalogue.search import examples, meant
 from cardsite.catalogue.versioning import catalogue_version, with_catalogue_version
 from cardsite.limits import spend, throttle_page
 from cardsite.seo import absolute
@@ -35,6 +35,9 @@ from engines.filters.syntax import QuerySyntaxError
 
 GRID_PAGE = 24
 LIST_PAGE = 100
+# The search page, in either view: a screenful of faces on a desktop, and few enough cards
+# that a page of text rows stays quick to scan.
+SEARCH_PAGE = 60
 # Cached pages also go when the catalogue changes; this only bounds an idle entry's life.
 PAGE_CACHE_SECONDS = 60 * 60
 
@@ -163,7 +166,7 @@ def search(request: HttpRequest) -> HttpResponse:
             error_at=text[exc.position :],
         )
         return render(request, "catalogue/search.html", context, status=400)
-    page = Paginator(found.ids, _per_page(context["view"])).get_page(request.GET.get("page"))
+    page = Paginator(found.ids, SEARCH_PAGE).get_page(request.GET.get("page"))
     context["page"] = page
     # Safe: our own template's output, escaped when it was rendered.
     context["results"] = mark_safe(_search_results(request, context, found, page, version))
@@ -192,9 +195,13 @@ def _search_results(
         return str(html)
     page.object_list = selectors.listed_cards(page.object_list)
     suggestions = (
-        names.suggested_cards(" ".join(found.name_words), game=context["game_slug"])
-        if not page.object_list and found.name_words
-        else []
+        meant.did_you_mean(
+            context["q"],
+            game=context["game_slug"],
+            finds=lambda query: _finds(request, query, context["game_slug"], version),
+        )
+        if not page.object_list and not found.nothing_applies
+        else None
     )
     html = render_to_string(
         "catalogue/_search_results.html",
@@ -210,6 +217,18 @@ def _search_results(
     if cacheable:
         cache.set(key, html, PAGE_CACHE_SECONDS)
     return html
+
+
+def _finds(request: HttpRequest, query: str, game: str | None, version: int) -> bool:
+    """Whether a suggested search finds a card (its ids kept in the cache like any search's)."""
+    try:
+        found = selectors.card_search_ids(
+            text=query, game=game, version=version, viewer=request.user
+        )
+    except QuerySyntaxError:
+        return False
+    # A slice: a personal search's ids are a query, asked only for its first row.
+    return len(found.ids[:1]) > 0
 
 
 def set_detail(request: HttpRequest, game: str, code: str) -> HttpResponse:

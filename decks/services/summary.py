@@ -31,6 +31,27 @@ class SummaryRow:
     value: str
     # The closed-form value of the same figure, where the game has one.
     exact: str | None = None
+    # The declared figure a row was expanded from (its label, `{part}` as "…"), for a figure
+    # that is one row per turn or per card; "" for a figure of one row.
+    group: str = ""
+    # The row is one of a figure's rows per key (a card's name, a type, a faction) rather
+    # than per turn.
+    keyed: bool = False
+
+
+# A figure expanding into more rows than this (one per turn of a 50-turn game) is folded on
+# the page, its title and count showing.
+FOLD_ROWS = 10
+# In a summary of more rows than this, every figure of one row per card (or type, or
+# faction) is folded too: the per-turn figures and the charts are read first.
+LONG_SUMMARY = 20
+
+
+@dataclass(frozen=True)
+class SummarySection:
+    title: str
+    rows: tuple[SummaryRow, ...]
+    folded: bool
 
 
 @dataclass(frozen=True)
@@ -43,6 +64,32 @@ class SummaryTable:
     @property
     def has_exact(self) -> bool:
         return any(r.exact for r in self.rows)
+
+    @property
+    def sections(self) -> list[SummarySection]:
+        """The rows in order, each long figure (more than FOLD_ROWS rows, or in a long summary
+        one row per card) a folded section of its own and the rows between them together in
+        one open section."""
+        sections: list[SummarySection] = []
+        open_rows: list[SummaryRow] = []
+        i = 0
+        while i < len(self.rows):
+            group = self.rows[i].group
+            j = i + 1
+            while group and j < len(self.rows) and self.rows[j].group == group:
+                j += 1
+            keyed = self.rows[i].keyed and len(self.rows) > LONG_SUMMARY
+            if group and (j - i > FOLD_ROWS or (keyed and j - i > 1)):
+                if open_rows:
+                    sections.append(SummarySection("", tuple(open_rows), False))
+                    open_rows = []
+                sections.append(SummarySection(group, self.rows[i:j], True))
+            else:
+                open_rows += self.rows[i:j]
+            i = j
+        if open_rows:
+            sections.append(SummarySection("", tuple(open_rows), False))
+        return sections
 
     def data(self) -> list[dict[str, str | None]]:
         """The rows as JSON-ready data."""
@@ -103,6 +150,8 @@ def _declared(
             label,
             _formatted(value, figure.unit, spread),
             _percent(closed) if closed is not None else None,
+            figure.label.replace("{part}", "…") if "*" in figure.path else "",
+            any(not str(step).isdigit() for step in steps),
         )
 
 

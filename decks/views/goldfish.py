@@ -95,6 +95,8 @@ def deck_goldfish(request: HttpRequest, deck_id: str) -> HttpResponse:
     if used is None:
         used = format_policy(resolved=resolved, format_slug=deck.format, policy={})
     context["policy"] = _knobs(engine, used, resolved.deck_cards)
+    if engine.goldfish_description is not None:
+        context["described"] = engine.goldfish_description(used)
     # A simulation refused (runs past the limit, a knob out of its range) is the client's
     # error, answered as the API answers it, with the form to correct it.
     return render(

@@ -302,9 +302,10 @@ def read_procedure(definition: Mapping[str, Any]) -> Procedure:
         policy_knob(f"policy[{i}]", as_table(f"policy[{i}]", spec))
         for i, spec in enumerate(as_list("policy", definition.get("policy", [])))
     )
+    cards = definition.get("cards", {})
     tests = {
         name: compile_test(f"cards.{name}", as_table(f"cards.{name}", spec))
-        for name, spec in as_table("cards", definition.get("cards", {})).items()
+        for name, spec in as_table("cards", cards).items()
     }
     piles = []
     for name, spec in as_table("piles", definition.get("piles", {})).items():
@@ -377,4 +378,5 @@ def read_procedure(definition: Mapping[str, Any]) -> Procedure:
         report=_report(definition.get("report", {}), reader),
         chosen=_chosen(definition.get("chosen"), reader),
         stated_cost=None if stated_cost is None else float(stated_cost),
+        test_facts={name: dict(spec) for name, spec in as_table("cards", cards).items()},
     )

@@ -6,7 +6,7 @@ once, in NumPy), so that they cannot drift apart on what a procedure says."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engines.errors import InputError
@@ -410,6 +410,8 @@ class Procedure:
     # A cost the file states (GameEngine.goldfish_cost), kept instead of the measured one
     # where the site's request limits are promised in runs.
     stated_cost: float | None = None
+    # Each card test's facts as the file gives them ({"text": "up to 6"}), for describe.py.
+    test_facts: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def factions(self, measure: Measure, cards: Sequence[DeckCard]) -> list[str]:
         """The factions a faction_share measure reports on: those of its pile's cards."""

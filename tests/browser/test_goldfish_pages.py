@@ -72,6 +72,9 @@ def test_each_games_simulation_shows_a_summary_table_and_charts_in_scale(
     server, page, shoot, decks, game
 ):
     page.goto(f"{server}/decks/{decks[game].share_key}/goldfish/?seed=5")
+    # What a simulated game does comes first, and says what the ± beside a mean is.
+    expect(page.get_by_role("heading", name="What is simulated")).to_be_visible()
+    expect(page.locator(".simulated")).to_contain_text("standard deviation")
     page.get_by_label("Games", exact=False).first.fill("1000")
     # The form is held back once, to see that it shows at once that it is working; then sent.
     page.evaluate(
@@ -83,9 +86,16 @@ def test_each_games_simulation_shows_a_summary_table_and_charts_in_scale(
     expect(page.locator(".simulating progress")).to_be_visible()
     expect(page.get_by_role("button", name="Simulate")).to_be_disabled()
     page.evaluate("() => document.querySelector('form.goldfish-form').submit()")
-    expect(page.locator("table.summary-table")).to_be_visible()
+    expect(page.locator("table.summary-table").first).to_be_visible()
     expect(page.locator("table.summary-table tbody tr").first).to_be_visible()
     assert "{'" not in page.locator("main").inner_text()
     page.wait_for_function(ALL_DRAWN)
     assert page.evaluate(CLIPPED) == []
+    # A figure of one row per card or per turn, past ten rows, is folded and opens on a click.
+    folds = page.locator("details.summary-fold")
+    for i in range(folds.count()):
+        expect(folds.nth(i).locator("table")).to_be_hidden()
+    if folds.count():
+        folds.first.locator("summary").click()
+        expect(folds.first.locator("table")).to_be_visible()
     shoot("simulated")

@@ -51,7 +51,7 @@ def test_a_misspelt_name_offers_the_card_it_misspells(server, page, shoot):
     expect(page.locator(".empty")).to_contain_text("No cards match")
     shoot("did-you-mean")
     # A card's name links to its card, as every card name on the site does.
-    page.get_by_role("link", name="The Insight").click()
+    page.get_by_role("link", name="The Insight", exact=True).click()
     expect(page).to_have_url(re.compile(r"/cards/\w+/the-insight/$"))
     expect(page.get_by_role("heading", level=1)).to_contain_text("The Insight")
 

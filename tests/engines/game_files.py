@@ -26,6 +26,7 @@ GOLDFISH_FIELDS = {
     "goldfish_measured",
     "goldfish_charts",
     "goldfish_summary",
+    "goldfish_description",
     "odds",
 }
 

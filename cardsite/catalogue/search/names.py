@@ -110,27 +110,34 @@ def match_fuzzy(name: str, *, game: str | None = None) -> NameMatch:
         and (len(scored) == 1 or scored[0][1] - scored[1][1] >= MARGIN)
     ):
         return NameMatch(_preferred(cards.filter(search_name=scored[0][0])))
-    candidates = (
-        names[:CANDIDATES] if len(names) > 1 else [n for n, s in scored if s >= MIN_SCORE / 2]
-    )
+    candidates = names[:CANDIDATES] if len(names) > 1 else _nearest(scored)
     return NameMatch(None, _display_names(cards, candidates))
 
 
-def suggested_cards(text: str, *, game: str | None = None) -> list[Card]:
-    """suggestions() as cards, one printing a name (the official one from the newest set), so
-    a page can link each name to its card."""
+def near_cards(text: str, *, game: str | None = None) -> tuple[list[Card], bool]:
+    """The cards named most like `text`, one printing a name (the official one from the newest
+    set), so a page can link each to its card, and whether they are close:
+    the suggestions when any name is (at least MIN_SCORE), else the nearest candidates that
+    /api/v1/cards/named/?fuzzy= would list as ambiguous (at least half of it). Nothing for
+    text beyond the fuzzy limits."""
     folded = fold(text)
     if not folded or fuzzy_problem(text):
-        return []
+        return [], False
     cards = _cards(game)
-    wanted = _suggested(_scored_names(cards, folded, game or ""))
+    scored = _scored_names(cards, folded, game or "")
+    wanted = _suggested(scored)
+    close = bool(wanted)
+    if not close:
+        wanted = _nearest(scored)
     printings = cards.filter(search_name__in=wanted).order_by(
         "search_name", "-card_set__is_official", "-card_set__release_date", "-card_set__code", "id"
     )
     first: dict[str, Card] = {}
-    for card in printings.only("name", "search_name", "short_id", "slug"):
+    for card in printings.select_related("game").only(
+        "name", "search_name", "short_id", "slug", "game__name"
+    ):
         first.setdefault(card.search_name, card)
-    return [first[n] for n in wanted if n in first]
+    return [first[n] for n in wanted if n in first], close
 
 
 def _suggested(scored: list[tuple[str, float]]) -> list[str]:
@@ -139,6 +146,11 @@ def _suggested(scored: list[tuple[str, float]]) -> list[str]:
         return []
     floor = max(MIN_SCORE, scored[0][1] - SUGGESTION_SPREAD)
     return [n for n, s in scored if s >= floor]
+
+
+def _nearest(scored: list[tuple[str, float]]) -> list[str]:
+    """The folded names worth listing when none is close: at least half of a close one."""
+    return [n for n, s in scored if s >= MIN_SCORE / 2]
 
 
 def suggestions(text: str, *, game: str | None = None) -> list[str]:

@@ -88,8 +88,12 @@
     const url = new URL(link.href, location.href);
     if (url.origin !== location.origin) return null;
     const id = cardOfPath(url.pathname);
-    // A link that is the card's face already (search results' grid) needs no preview.
-    if (!id || id === ownCard || link.querySelector("img")) return null;
+    // A link that is the card's face already needs no preview, unless it asks for one
+    // (data-zoom: the search grid's faces, smaller than the preview, zoom on hover or a long
+    // press).
+    if (!id || id === ownCard || (link.querySelector("img") && !link.hasAttribute("data-zoom"))) {
+      return null;
+    }
     return { link, id };
   };
 
@@ -161,6 +165,8 @@
     shownFor = card.link;
     shownAt = point;
     box.dataset.card = card.id;
+    // A face zoomed from a grid is shown larger than a name's preview: it must beat the face.
+    box.classList.toggle("is-zoom", card.link.hasAttribute("data-zoom"));
     box.hidden = false;
     place(card.link, point, above);
     requestAnimationFrame(() => box && !box.hidden && box.classList.add("is-shown"));
