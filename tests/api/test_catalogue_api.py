@@ -331,3 +331,9 @@ def test_records_built_from_rows_equal_the_serializers(rf):
     for card in cards:
         card.refresh_from_db()
         assert records[card.id] == serializer.to_representation(card), card.name
+
+
+def test_a_search_finding_nothing_suggests_names_for_an_exact_name_too(api):
+    body = api.get("/api/v1/cards/", {"q": '!"The Insite"'}).json()
+    assert body["results"] == []
+    assert body["suggestions"] == ["The Insight"]

@@ -39,7 +39,7 @@ from cardsite.catalogue.api.shared import (
     shared_read,
 )
 from cardsite.catalogue.models import Card, CardSet, Game
-from cardsite.catalogue.search import names
+from cardsite.catalogue.search import meant, names
 from cardsite.catalogue.search.dropped import Dropped
 from engines.filters.limits import (
     MAX_FUZZY_CHARS,
@@ -200,7 +200,6 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
         game = request.query_params.get("game")
         warnings: list[Dropped] = []
         suggestions: list[str] = []
-        name_words: list[str] = []
         personal = False
         if query:
             try:
@@ -218,14 +217,15 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
                         status=status.HTTP_400_BAD_REQUEST,
                     )
                 )
-            cards, warnings, name_words = result.ids, result.warnings, result.name_words
+            cards, warnings = result.ids, result.warnings
             # A search of the reader's collection is theirs alone.
             personal = result.personal
         else:
             cards = cards.values_list("id", flat=True)
         page = list(self.paginate_queryset(cards))
-        if name_words and not page:
-            suggestions = names.suggestions(" ".join(name_words), game=game)
+        if query and not page:
+            # The same name part as the search page's did-you-mean, `!"exact"` names included.
+            suggestions = names.suggestions(meant.typed_name(query), game=game)
         data = card_records(page, self.get_serializer_context())
         response = self.paginator.get_paginated_response(
             data, warnings=warnings, suggestions=suggestions

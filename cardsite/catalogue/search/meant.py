@@ -92,6 +92,14 @@ def rewritten(text: str, terms: list[Term], name: str) -> str:
     return query
 
 
+def typed_name(text: str) -> str:
+    """The name part of the search `text`, as one typed name ("" when it does not parse)."""
+    try:
+        return " ".join(t.value for t in name_terms(parse(text)))
+    except QuerySyntaxError:
+        return ""
+
+
 def did_you_mean(
     text: str, *, game: str | None = None, finds: Callable[[str], bool] = lambda query: True
 ) -> DidYouMean:
