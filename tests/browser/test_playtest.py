@@ -1,5 +1,6 @@
 """The playtester in a real browser, for every game: draw, the opening, a move by drag and drop,
-by a card's menu and by keyboard, undo, the share link and a restart."""
+by a card's menu and by keyboard, undo, the share link and a restart, each in place (no
+navigation), the address following; legible cards that zoom; a refused move's reason."""
 
 import re
 
@@ -54,27 +55,42 @@ def settle(page):
     expect(page.locator(".pt-table")).to_be_visible()
 
 
+def count_navigations(page):
+    """The new documents the page loads from now on (a full navigation). Playwright's
+    `framenavigated` also fires for history.pushState, which each move in place makes for
+    the address to follow: so a move counts as a navigation only if a new document loads,
+    which fires `domcontentloaded` and loses what the old document held."""
+    loaded = []
+    page.on("domcontentloaded", lambda _: loaded.append(page.url))
+    page.evaluate("window.ptSameDocument = true")
+    return loaded
+
+
+def same_document(page, loaded):
+    return loaded == [] and page.evaluate("window.ptSameDocument === true")
+
+
 @pytest.mark.parametrize("game", sorted(ENGINES))
 def test_a_deck_is_playtested_by_hand(page, server, decks, shoot, game):
     deck = decks[game]
     page.goto(f"{server}/decks/{deck.share_key}/playtest/?seed=5")
     settle(page)
+    navigations = count_navigations(page)
     shoot("opening")
     opening = cards_in(page, "hand").count()
     page.get_by_role("link", name="Draw", exact=True).click()
-    settle(page)
     expect(cards_in(page, "hand")).to_have_count(opening + 1)
+    expect(page).to_have_url(re.compile(r"\?seed=5&a=d$"))
 
     # The opening: a mulligan (a link, or cards picked in a form) and a choice to make.
     pick = page.locator("form.pt-pick")
     if pick.count():
         pick.locator("input[type=checkbox]").first.check()
         pick.get_by_role("button").click()
-        settle(page)
+        expect(page).to_have_url(re.compile(r"&a=d_[gc]\d+$"))
     mulligan = page.get_by_role("link", name="Mulligan", exact=True)
     if mulligan.count():
         mulligan.click()
-        settle(page)
         expect(page.locator(".pt-log")).to_contain_text("Mulligan")
 
     # Drag and drop.
@@ -86,7 +102,6 @@ def test_a_deck_is_playtested_by_hand(page, server, decks, shoot, game):
     page.set_viewport_size({"width": 1280, "height": 3000})
     target = page.locator(f'[data-zone="{zone}"]')
     cards_in(page, "hand").first.drag_to(target)
-    settle(page)
     expect(cards_in(page, zone)).to_have_count(before + 1)
     if size:
         page.set_viewport_size(size)
@@ -99,7 +114,6 @@ def test_a_deck_is_playtested_by_hand(page, server, decks, shoot, game):
     heading = page.locator(f'[data-zone="{zone}"] .pt-zone-name').first.inner_text()
     name = heading.split("\n")[0].split(" (")[0].strip()
     cards_in(page, "hand").first.get_by_role("link", name=f"To {name}", exact=True).click()
-    settle(page)
     expect(cards_in(page, zone)).to_have_count(before + 1)
 
     # By keyboard: focus a card, press the zone's number.
@@ -108,14 +122,20 @@ def test_a_deck_is_playtested_by_hand(page, server, decks, shoot, game):
     number = page.locator(f'[data-zone="{zone}"] .pt-zone-name kbd').inner_text()
     hand_card(page).focus()
     page.keyboard.press(number)
-    settle(page)
     expect(cards_in(page, zone)).to_have_count(before + 1)
     shoot("played")
 
     # Undo drops the last action.
     page.get_by_role("link", name="Undo").click()
-    settle(page)
     expect(cards_in(page, zone)).to_have_count(before)
+    assert same_document(page, navigations), "every move so far was made in place"
+
+    # Back takes the undo back, in place too.
+    page.go_back()
+    expect(cards_in(page, zone)).to_have_count(before + 1)
+    page.go_forward()
+    expect(cards_in(page, zone)).to_have_count(before)
+    assert same_document(page, navigations)
 
     # The share link reproduces the table.
     table = page.locator(".pt-table").inner_text()
@@ -127,6 +147,5 @@ def test_a_deck_is_playtested_by_hand(page, server, decks, shoot, game):
 
     # Restart with the same seed: the opening again.
     page.get_by_role("link", name="Restart with the same seed").click()
-    settle(page)
-    assert re.search(r"\?seed=5$", page.url)
+    expect(page).to_have_url(re.compile(r"\?seed=5$"))
     expect(cards_in(page, "hand")).to_have_count(opening)
