@@ -10,8 +10,8 @@ from typing import Any
 from decks.services.resolve import ResolvedDeck
 from engines.base import GameEngine
 from engines.errors import InputError
-from engines.filters.text import fold
 from engines.filters import compile_filter
+from engines.filters.text import fold
 from engines.playtest import MAX_ACTIONS, ActionError, card_json, playtest
 from engines.rules import DeckCard
 from engines.table import SecondDeck, Table
@@ -264,14 +264,19 @@ def playtest_page(
     it, and why returned beside the table before it, placed where it was tried. `tail` ends
     every link (the second deck's parameter)."""
     refusal = None
-    session = {"resolved": resolved, "seed": seed, "describe": describe, "second": second}
+
+    def session(actions: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        return playtest_session(
+            resolved=resolved, seed=seed, actions=actions, describe=describe, second=second
+        )
+
     try:
-        answer = playtest_session(actions=actions, **session)
+        answer = session(actions)
     except ActionError as exc:
         tried = actions[exc.index] if 0 <= exc.index < len(actions) else {}
         dropped = len(actions) - exc.index
         actions = actions[: max(0, exc.index)]
-        answer = playtest_session(actions=actions, **session)
+        answer = session(actions)
         refusal = _refusal(exc, tried, answer, dropped)
     return _page(answer, seed, list(actions), tail), refusal
 
@@ -285,7 +290,8 @@ def _refusal(
     message = reason[:1].upper() + reason[1:] if reason and what == tried.get("do") else exc.message
     if dropped > 1:
         # A link whose actions no longer replay (shared, or edited): say which one broke.
-        message += f" (action {exc.index + 1} of the link; it and the {dropped - 1} after it are left out)"
+        message += f" (action {exc.index + 1} of the link; it and the {dropped - 1} after it"
+        message += " are left out)"
     zones = answer["state"]["zones"]
     card = tried.get("card") if isinstance(tried.get("card"), int) else None
     zone = tried.get("to") if tried.get("do") == "move" else tried.get("zone")

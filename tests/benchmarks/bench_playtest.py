@@ -37,7 +37,9 @@ def session(slug: str, resolved: Any, seed: int) -> list[dict[str, Any]]:
         template = onward[0] if onward and rng.random() < 0.25 else rng.choice(candidates)
         action = _concrete(template, result, rng, hand)
         try:
-            result = playtest(get_engine(slug), resolved.deck_cards, seed=seed, actions=[*actions, action])
+            result = playtest(
+                get_engine(slug), resolved.deck_cards, seed=seed, actions=[*actions, action]
+            )
         except ActionError:
             continue
         actions.append(action)

@@ -149,3 +149,54 @@ def test_a_deck_is_playtested_by_hand(page, server, decks, shoot, game):
     page.get_by_role("link", name="Restart with the same seed").click()
     expect(page).to_have_url(re.compile(r"\?seed=5$"))
     expect(cards_in(page, "hand")).to_have_count(opening)
+
+
+@pytest.fixture
+def fates(decks):
+    return decks["conquest-of-fates"]
+
+
+def test_cards_are_legible_and_zoom_on_hover(page, server, fates):
+    page.goto(f"{server}/decks/{fates.share_key}/playtest/?seed=5")
+    settle(page)
+    widths = page.eval_on_selector_all(
+        "#pt-play .pt-card", "cards => cards.map((c) => c.getBoundingClientRect().width)"
+    )
+    assert widths and min(widths) >= 140
+    card = hand_card(page)
+    card.hover()
+    preview = page.locator(".card-preview")
+    expect(preview).to_be_visible()
+    expect(preview).to_have_attribute("data-card", card.get_attribute("data-preview"))
+    assert preview.bounding_box()["width"] > card.bounding_box()["width"]
+    page.mouse.move(0, 0)
+    expect(preview).to_be_hidden()
+
+
+def test_dropping_on_a_full_location_says_why_beside_it(page, server, fates, shoot):
+    page.set_viewport_size({"width": 1280, "height": 3000})
+    page.goto(f"{server}/decks/{fates.share_key}/playtest/?seed=5")
+    settle(page)
+    navigations = count_navigations(page)
+    location = page.locator('[data-zone="location-1"]')
+    cards_in(page, "hand").first.drag_to(location)
+    expect(cards_in(page, "location-1")).to_have_count(1)
+    url = page.url
+    hand = cards_in(page, "hand").count()
+    # The menu offers no move to a full location; a drop there is asked all the same.
+    cards_in(page, "hand").first.drag_to(location)
+    refusal = location.locator("[data-refusal]")
+    expect(refusal).to_have_text("Location 1 is full: it holds at most 1 card")
+    expect(cards_in(page, "hand")).to_have_count(hand)
+    assert page.url == url, "the address stays the session's own"
+    assert same_document(page, navigations)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    location.scroll_into_view_if_needed()
+    shoot("refused")
+
+
+def test_the_table_says_what_it_waits_for(page, server, fates):
+    page.goto(f"{server}/decks/{fates.share_key}/playtest/?seed=5&a=d3")
+    settle(page)
+    page.get_by_role("link", name="Draw", exact=True).click()
+    expect(page.locator("[data-waiting]")).to_have_text("Waiting: Discard 1 to the hand limit")

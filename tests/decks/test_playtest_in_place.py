@@ -46,7 +46,9 @@ def foretold_deck(owner):
 
 
 def tactics_cards(**more):
-    return Card.objects.filter(game__slug="conquest-alpha-tactics", card_set__code="TAC-SMP", **more)
+    return Card.objects.filter(
+        game__slug="conquest-alpha-tactics", card_set__code="TAC-SMP", **more
+    )
 
 
 @pytest.fixture
