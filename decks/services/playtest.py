@@ -316,8 +316,11 @@ def _page(
     # What the turn waits for: a discard due at once, or what keeps Next back.
     waiting = answer["state"]["pending"]
 
+    # Every move's link is this session's actions and one more: encoded once, not per link.
+    done = encode_actions(actions)
+
     def link(*more: Mapping[str, Any]) -> str:
-        return _link(seed, [*actions, *more], tail)
+        return f"?seed={seed}&a=" + "_".join(filter(None, [done, encode_actions(more)])) + tail
 
     for legal in answer["legal_actions"]:
         if "card" in legal:
