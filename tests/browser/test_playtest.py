@@ -171,6 +171,25 @@ def test_cards_are_legible_and_zoom_on_hover(page, server, fates):
     assert preview.bounding_box()["width"] > card.bounding_box()["width"]
     page.mouse.move(0, 0)
     expect(preview).to_be_hidden()
+    # On a phone nothing scrolls sideways.
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_a_move_hides_the_preview_of_the_card_it_moved(page, server, fates):
+    page.set_viewport_size({"width": 1280, "height": 3000})
+    page.goto(f"{server}/decks/{fates.share_key}/playtest/?seed=5")
+    settle(page)
+    cards_in(page, "hand").first.drag_to(page.locator('[data-zone="location-1"]'))
+    expect(cards_in(page, "location-1")).to_have_count(1)
+    # The pointer rests where the card was dropped: the old card's preview went with the old
+    # table, and any preview now is of the card under the pointer, in its new place.
+    preview = page.locator(".card-preview")
+    if preview.is_visible():
+        moved = cards_in(page, "location-1").first.locator("summary")
+        expect(preview).to_have_attribute("data-card", moved.get_attribute("data-preview"))
+        box, card = preview.bounding_box(), moved.bounding_box()
+        assert box["x"] >= card["x"], "beside the card in its new place"
 
 
 def test_dropping_on_a_full_location_says_why_beside_it(page, server, fates, shoot):
@@ -200,3 +219,17 @@ def test_the_table_says_what_it_waits_for(page, server, fates):
     settle(page)
     page.get_by_role("link", name="Draw", exact=True).click()
     expect(page.locator("[data-waiting]")).to_have_text("Waiting: Discard 1 to the hand limit")
+
+
+def test_a_faction_deck_lays_out_its_targets_in_place(page, server, decks, shoot):
+    deck = decks["conquest-alpha-tactics"]
+    page.goto(f"{server}/decks/{deck.share_key}/playtest/?seed=5")
+    settle(page)
+    expect(page.locator("#pt-with")).to_have_value("")
+    expect(page.locator("#pt-with option").first).to_have_text("The 24 target cards")
+    navigations = count_navigations(page)
+    page.get_by_role("link", name="Next: Deployment Phase").click()
+    for row in range(1, 5):
+        expect(cards_in(page, f"row-{row}")).to_have_count(1)
+    assert same_document(page, navigations)
+    shoot("targets")

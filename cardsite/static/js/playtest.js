@@ -52,6 +52,7 @@
           template.innerHTML = html;
           var fresh = template.content.getElementById("pt-play");
           if (!fresh) throw new Error("no table in the answer");
+          document.dispatchEvent(new CustomEvent("cardsite:replace")); // the card preview goes
           play().replaceWith(fresh);
           decorate();
           // The session's own link: after a refused move, the session before it.

@@ -246,6 +246,8 @@
   );
   window.addEventListener("pagehide", hide);
   document.addEventListener("htmx:beforeSwap", hide);
+  // A page's own script that replaces a part of it says so (the playtest table after a move).
+  document.addEventListener("cardsite:replace", hide);
 
   // Touch: a long press, without moving, shows the preview and the link is not followed; a
   // tap anywhere else hides it again.
