@@ -73,10 +73,11 @@ def main() -> None:
     from django.contrib.auth.models import User
     from django.test import Client
 
-    from cardsite.catalogue.models import Card, Faction, Game
+    from cardsite.catalogue.models import Game
     from decks.services import Intake, RequestedCard, deck_create, intake_deck, resolve
     from decks.services.playtest import encode_actions
     from engines import ENGINES
+    from tests.browser.test_every_page import _deck_cards  # the decks the browser tests play
 
     owner, _ = User.objects.get_or_create(username="bench-playtest")
     owner.decks.all().delete()
@@ -87,20 +88,13 @@ def main() -> None:
     seed = 7
     for slug in sorted(ENGINES):
         game = Game.objects.get(slug=slug)
-        sample = Card.objects.filter(game=game, card_set__is_official=False).order_by("number_sort")
-        cards: list[Card] = []
-        for faction in Faction.objects.filter(game=game).order_by("name"):
-            cards = list(sample.filter(factions=faction)[:40])
-            if len(cards) >= 10:
-                break
-        cards = cards or list(sample[:40])
         deck = deck_create(
             owner=owner,
             game=game,
             format_slug=game.engine.formats[0].slug,
             name=f"Bench {slug}",
             visibility="public",
-            intake=Intake(tuple(RequestedCard(1, None, c.short_id) for c in cards)),
+            intake=Intake(tuple(RequestedCard(1, None, c.short_id) for c in _deck_cards(game))),
         )
         actions = session(slug, resolve(game=slug, intake=intake_deck(deck)), seed)
         url = f"/decks/{deck.share_key}/playtest/?seed={seed}&a={encode_actions(actions)}"

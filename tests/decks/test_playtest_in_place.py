@@ -58,6 +58,11 @@ def faction_deck(owner):
     return make_deck(owner, "conquest-alpha-tactics", "faction-deck", cards)
 
 
+def target_deck(owner, size, visibility="private", name="My targets"):
+    cards = tactics_cards(stats__has_key="victory_points")[:size]
+    return make_deck(owner, "conquest-alpha-tactics", "targets", cards, visibility, name)
+
+
 def url(deck, query=""):
     return f"/decks/{deck.share_key}/playtest/{query}"
 
@@ -157,14 +162,7 @@ def test_a_faction_deck_is_played_with_the_24_target_cards_by_default(faction_de
 
 
 def test_a_faction_deck_is_played_with_the_players_own_target_deck(owner, faction_deck):
-    targets = make_deck(
-        owner,
-        "conquest-alpha-tactics",
-        "targets",
-        tactics_cards(stats__has_key="victory_points")[:16],
-        visibility="private",
-        name="My targets",
-    )
+    targets = target_deck(owner, 16)
     client = Client()
     client.force_login(owner)
     html = client.get(url(faction_deck, "?seed=5")).content.decode()
@@ -180,13 +178,7 @@ def test_a_faction_deck_is_played_with_the_players_own_target_deck(owner, factio
 
 def test_another_users_private_target_deck_cannot_be_played_with(faction_deck):
     other = User.objects.create_user("other-targets", password="x-Long-pass-9")
-    hidden = make_deck(
-        other,
-        "conquest-alpha-tactics",
-        "targets",
-        tactics_cards(stats__has_key="victory_points")[:16],
-        visibility="private",
-    )
+    hidden = target_deck(other, 16)
     assert Client().get(url(faction_deck, f"?seed=5&with={hidden.share_key}")).status_code == 404
     hidden.visibility = "unlisted"
     hidden.save()
@@ -201,11 +193,6 @@ def test_a_second_deck_of_another_format_or_a_bad_key_is_a_400_naming_it(faction
 
 
 def test_a_target_deck_is_played_alone(owner):
-    targets = make_deck(
-        owner,
-        "conquest-alpha-tactics",
-        "targets",
-        tactics_cards(stats__has_key="victory_points")[:24],
-    )
+    targets = target_deck(owner, 24, visibility="public")
     html = Client().get(url(targets, "?seed=5")).content.decode()
     assert "Target card pile <small>(24)" in html and 'name="with"' not in html
