@@ -233,3 +233,24 @@ def test_a_faction_deck_lays_out_its_targets_in_place(page, server, decks, shoot
         expect(cards_in(page, f"row-{row}")).to_have_count(1)
     assert same_document(page, navigations)
     shoot("targets")
+
+
+def test_a_long_press_zooms_a_card_on_a_touch_screen(browser, server, fates):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+    page = context.new_page()
+    try:
+        page.goto(f"{server}/decks/{fates.share_key}/playtest/?seed=5")
+        settle(page)
+        card = hand_card(page)
+        box = card.bounding_box()
+        point = {"clientX": box["x"] + 20, "clientY": box["y"] + 20, "identifier": 1}
+        card.dispatch_event("touchstart", {"touches": [point], "changedTouches": [point]})
+        preview = page.locator(".card-preview")
+        expect(preview).to_be_visible()
+        expect(preview).to_have_attribute("data-card", card.get_attribute("data-preview"))
+        card.dispatch_event("touchend", {"touches": [], "changedTouches": [point]})
+        card.dispatch_event("click")  # what the lifted finger sends
+        # The press was a zoom, not a tap: the card's menu stays closed.
+        assert not page.locator("#pt-play details[open]").count()
+    finally:
+        context.close()
