@@ -51,6 +51,7 @@ from engines.table import (
     Clear,
     Counter,
     Deal,
+    SecondDeck,
     Starting,
     Table,
     TableZone,
@@ -301,7 +302,8 @@ def _table(table: Mapping[str, Any], hand: HandRules) -> Table:
     plain = {
         k: v
         for k, v in table.items()
-        if k not in ("zones", "steps", "opening_deals", "starting", "choices", "counters")
+        if k
+        not in ("zones", "steps", "opening_deals", "starting", "choices", "counters", "second_deck")
     }
     return Table(
         zones=tuple(
@@ -313,6 +315,7 @@ def _table(table: Mapping[str, Any], hand: HandRules) -> Table:
         starting=tuple(Starting(**_tuples(s)) for s in table.get("starting", [])),
         choices=tuple(Choice(**c) for c in table.get("choices", [])),
         counters=tuple(Counter(**c) for c in table.get("counters", [])),
+        second_deck=SecondDeck(**table["second_deck"]) if "second_deck" in table else None,
         **{"discard": None, **plain},
     )
 

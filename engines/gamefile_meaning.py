@@ -23,6 +23,7 @@ class _Names:
     zones: frozenset[str]
     table_zones: frozenset[str]
     counters: frozenset[str]
+    formats: frozenset[str]
 
     def problem(self, kind: str, value: str | None) -> str | None:
         known: Iterable[str] = {
@@ -31,6 +32,7 @@ class _Names:
             "zone": self.zones,
             "table zone": self.table_zones,
             "counter": self.counters,
+            "format": self.formats,
         }[kind]
         if value is None or value in known:
             return None
@@ -46,6 +48,7 @@ def _names(d: Mapping[str, Any]) -> _Names:
         zones=frozenset(z["slug"] for z in d.get("zones", [])),
         table_zones=frozenset(z["slug"] for z in table.get("zones", [])),
         counters=frozenset(c["slug"] for c in table.get("counters", [])),
+        formats=frozenset(f["slug"] for f in d.get("formats", [])),
     )
 
 
@@ -110,6 +113,9 @@ def _table_references(table: Mapping[str, Any]) -> Iterator[tuple[str, str, str 
     for n, starting in enumerate(table.get("starting", [])):
         yield f"table.starting[{n}].zone", "table zone", starting["zone"]
         yield f"table.starting[{n}].card_type", "card type", starting.get("card_type") or None
+    if "second_deck" in table:
+        yield "table.second_deck.zone", "table zone", table["second_deck"]["zone"]
+        yield "table.second_deck.format", "format", table["second_deck"]["format"]
     for n, choice in enumerate(table.get("choices", [])):
         for attr in ("zone", "to", "rest_to"):
             yield f"table.choices[{n}].{attr}", "table zone", choice[attr]
@@ -148,6 +154,8 @@ def _filters(d: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
         for r, rule in enumerate(fmt["rules"]):
             if "filter" in rule:
                 yield f"formats[{f}].rules[{r}].filter", rule["filter"]
+    if "second_deck" in d.get("table", {}):
+        yield "table.second_deck.default", d["table"]["second_deck"]["default"]
 
 
 def stat_fields(d: Mapping[str, Any]) -> tuple[StatField, ...]:

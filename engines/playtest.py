@@ -29,6 +29,7 @@ from engines.table import (
     Clear,
     Counter,
     Deal,
+    SecondDeck,
     Starting,
     Table,
     TableZone,
@@ -50,6 +51,7 @@ __all__ = [
     "Deal",
     "PlayResult",
     "PlayState",
+    "SecondDeck",
     "Starting",
     "Table",
     "TableZone",
@@ -67,11 +69,13 @@ def playtest(
     seed: int,
     actions: Sequence[Mapping[str, Any]] = (),
     outside: Mapping[str, DeckCard] | None = None,
+    second: Sequence[DeckCard] = (),
 ) -> PlayResult:
     """The table after shuffling `cards` by `seed`, dealing the opening and replaying
     `actions` in order. `table_or_engine` is a Table or an engine whose `table` is one.
     `outside` holds, by name, the catalogue's cards the table starts with from outside the
-    deck (Table.starting)."""
+    deck (Table.starting); `second`, the cards of the second deck the table's `second_deck`
+    zone is filled from."""
     table = table_or_engine if isinstance(table_or_engine, Table) else table_or_engine.table
     if not isinstance(table, Table):
         raise ValueError("this game declares no playtest table")
@@ -79,7 +83,7 @@ def playtest(
         raise ActionError(-1, f"seed must be a whole number from 0 to {MAX_SEED}")
     if len(actions) > MAX_ACTIONS:
         raise ActionError(MAX_ACTIONS, f"at most {MAX_ACTIONS} actions, got {len(actions)}")
-    session = _Session(table, cards, seed, outside)
+    session = _Session(table, cards, seed, outside, second)
     for index, action in enumerate(actions):
         apply(session, index, action)
     return PlayResult(session.state(), tuple(legal_actions(session)), tuple(session.log))

@@ -164,7 +164,8 @@ def _move(s: _Session, index: int, action: Mapping[str, Any]) -> None:
         raise ActionError(index, "move: 'face_up' must be true or false")
     zone = s.table.zone(to)
     if to != slug and zone.capacity is not None and len(s.zones[to]) >= zone.capacity:
-        raise ActionError(index, f"move: {zone.name} is full ({zone.capacity})")
+        held = f"{zone.capacity} card{'s' * (zone.capacity != 1)}"
+        raise ActionError(index, f"move: {zone.name} is full: it holds at most {held}")
     if to == slug and "at" not in action:
         raise ActionError(index, f"move: card {card.id} is already in {zone.name}")
     del s.zones[slug][position]

@@ -85,6 +85,7 @@ class _Session:
         cards: Sequence[DeckCard],
         seed: int,
         outside: Mapping[str, DeckCard] | None = None,
+        second: Sequence[DeckCard] = (),
     ) -> None:
         self.table = table
         self.rng = random.Random(seed)
@@ -95,10 +96,14 @@ class _Session:
         self.mulliganed = False
         self.log: list[str] = []
         next_id = 1
+        # The second deck's cards all start in its zone, whatever their deck zone.
+        second_zone = table.second_deck.zone if table.second_deck and second else None
         for zone in table.zones:
-            if not zone.holds:
+            if not zone.holds and zone.slug != second_zone:
                 continue
             pile = [c for c in cards if c.zone in zone.holds for _ in range(c.quantity)]
+            if zone.slug == second_zone:
+                pile += [c for c in second for _ in range(c.quantity)]
             self.rng.shuffle(pile)
             for card in pile:
                 self.zones[zone.slug].append(_Card(next_id, card, zone.enters_face_up))

@@ -155,6 +155,21 @@ class Counter:
     maximum: int | None = None
 
 
+@dataclass(frozen=True)
+class SecondDeck:
+    """A zone filled from a second deck the player brings beside the one played (the target
+    cards beside a faction deck): a deck of the same game in `format`, or by default every
+    catalogue card `default` (a card filter) matches, one copy each."""
+
+    zone: str
+    format: str
+    # What the page calls the second deck ("Target deck"), and the default.
+    name: str
+    default: str
+    default_name: str
+    source: str
+
+
 # A counter moved by hand stays within this, whatever the game leaves open.
 COUNTER_BOUND = 999
 
@@ -178,6 +193,7 @@ class Table:
     starting: tuple[Starting, ...] = ()
     choices: tuple[Choice, ...] = ()
     counters: tuple[Counter, ...] = ()
+    second_deck: SecondDeck | None = None
     # Whenever a card leaves the hand, draw back up to `rules.per_turn` at once.
     refill_after_play: bool = False
     # Words for the moves, in the game's own terms.
@@ -191,6 +207,8 @@ class Table:
             raise ValueError("two table zones share a slug")
         named = {self.deck, self.hand, *([self.discard] if self.discard else [])}
         named |= {s.zone for s in self.starting}
+        if self.second_deck is not None:
+            named.add(self.second_deck.zone)
         for step in self.steps:
             named |= {*step.ready, *step.reveal}
             named |= {z for z in (step.only_while_holding, step.skipped_while_holding) if z}

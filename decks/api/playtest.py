@@ -19,7 +19,12 @@ from decks.api.serializers import DeckErrorSerializer, DeckInputSerializer
 from decks.public.presenters import playtest_card
 from decks.reading.selectors import deck_for_reader
 from decks.services import DeckContentError, intake_deck, intake_posted, resolve
-from decks.services.playtest import ActionError, playtest_session
+from decks.services.playtest import (
+    ActionError,
+    playtest_session,
+    second_deck_default,
+    second_deck_of,
+)
 from engines.playtest import ACTIONS, MAX_ACTIONS, MAX_AMOUNT, MAX_SEED
 
 ZONE = {"type": "string", "maxLength": 40}
@@ -190,16 +195,22 @@ class PlaytestView(APIView):
                 if deck is None:
                     raise NotFound("No deck with that id, or it is private.")
                 resolved = resolve(game=deck.game.slug, intake=intake_deck(deck)).known()
+                format_slug = deck.format
             else:
                 resolved = resolve(game=data["game"].slug, intake=intake_posted(data)).known()
+                format_slug = data["format"]
         except DeckContentError as exc:
             return content_error(exc, "Some cards are not known; nothing was dealt.")
+        # As the page deals it by default: a table that takes a second deck (a faction deck's
+        # targets) takes its game's default one.
+        slot = second_deck_of(resolved, format_slug)
         try:
             answer = playtest_session(
                 resolved=resolved,
                 seed=data["seed"],
                 actions=data["actions"],
                 describe=playtest_card,
+                second=second_deck_default(resolved, slot) if slot else (),
             )
         except ActionError as exc:
             return Response(

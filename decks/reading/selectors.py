@@ -418,3 +418,12 @@ def decks_for_sitemap() -> QuerySet[Deck, tuple[str, datetime]]:
 def public_decks_last_changed() -> datetime | None:
     """When a deck the sitemap lists last changed: one query."""
     return decks_listed().aggregate(newest=Max("updated_at"))["newest"]
+
+
+def own_decks_of_format(*, user: Any, game_id: int, format_slug: str) -> list[tuple[str, str]]:
+    """The (share key, name) of the user's own decks of a game in one format, by name: what
+    the playtester offers as a second deck."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    decks = _base().filter(owner_id=user.id, game_id=game_id, format=format_slug)
+    return list(decks.order_by("name", "id").values_list("share_key", "name")[:100])

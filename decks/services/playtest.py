@@ -10,10 +10,11 @@ from typing import Any
 from decks.services.resolve import ResolvedDeck
 from engines.base import GameEngine
 from engines.errors import InputError
+from engines.filters import compile_filter
 from engines.filters.text import fold
 from engines.playtest import MAX_ACTIONS, ActionError, card_json, playtest
 from engines.rules import DeckCard
-from engines.table import Table
+from engines.table import SecondDeck, Table
 
 
 def _outside(resolved: ResolvedDeck, table: Table) -> dict[str, DeckCard]:
@@ -72,18 +73,59 @@ def playtest_session(
     seed: int,
     actions: Sequence[Mapping[str, Any]],
     describe: Callable[[DeckCard], dict[str, Any]],
+    second: Sequence[DeckCard] = (),
 ) -> dict[str, Any]:
     """The deck's table after shuffling by `seed` and replaying `actions`, as JSON-ready data
     with the table's declaration, each visible card as `describe` (a presenter) gives it. An
-    action the rules refuse raises engines' ActionError."""
+    action the rules refuse raises engines' ActionError. `second`: the cards the table's
+    second-deck zone starts with (second_deck_default's, or the player's second deck's)."""
     table = playtest_table(resolved.snapshot.engine)
     result = playtest(
-        table, resolved.deck_cards, seed=seed, actions=actions, outside=_outside(resolved, table)
+        table,
+        resolved.deck_cards,
+        seed=seed,
+        actions=actions,
+        outside=_outside(resolved, table),
+        second=second,
     )
     return {**card_json(result, describe), "table": table_json(table), "seed": seed}
 
 
-__all__ = ["ActionError", "decode_actions", "encode_actions", "playtest_session", "table_json"]
+def second_deck_of(resolved: ResolvedDeck, format_slug: str) -> SecondDeck | None:
+    """The second deck the deck is played with, if its game's table takes one and the deck is
+    not of that deck's format itself (a target deck is played alone)."""
+    table = playtest_table(resolved.snapshot.engine)
+    slot = table.second_deck
+    return slot if slot is not None and slot.format != format_slug else None
+
+
+# (game, catalogue version, filter) -> the cards: the default changes only with the catalogue.
+_DEFAULTS: dict[tuple[str, int, str], tuple[DeckCard, ...]] = {}
+
+
+def second_deck_default(resolved: ResolvedDeck, slot: SecondDeck) -> tuple[DeckCard, ...]:
+    """Every catalogue card the slot's default filter matches, one copy each, in the
+    catalogue's order (so a seed deals them alike every time)."""
+    snap = resolved.snapshot
+    key = (snap.slug, snap.version, slot.default)
+    if key not in _DEFAULTS:
+        matches = compile_filter(slot.default, stats=snap.engine.stats)
+        cards = (c.deck_card(1, c.type_zone or "") for c in snap.cards.values())
+        if len(_DEFAULTS) > 64:
+            _DEFAULTS.clear()
+        _DEFAULTS[key] = tuple(c for c in cards if matches(c))
+    return _DEFAULTS[key]
+
+
+__all__ = [
+    "ActionError",
+    "decode_actions",
+    "encode_actions",
+    "playtest_session",
+    "second_deck_default",
+    "second_deck_of",
+    "table_json",
+]
 
 
 # The actions in a page's URL, compact: one token each, joined by "_" ("d_n_m12.galaxy.b").
@@ -173,8 +215,21 @@ def encode_actions(actions: Sequence[Mapping[str, Any]]) -> str:
 class Move:
     label: str
     link: str
+    # What the control does, for the page's script and tests: "move", "next", "draw" ...
+    action: str
     # The zone a drop onto should take this move for (moves only).
     to: str = ""
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A move the rules refused, in the engine's words, and where it was tried: the zone a
+    card was moved to or a zone's own move was made on, or the card a card's move was made
+    on (None for a move of the whole table)."""
+
+    message: str
+    zone: str | None = None
+    card: int | None = None
 
 
 @dataclass(frozen=True)
@@ -190,6 +245,10 @@ class PlaytestPage:
     undo: str | None
     restart: str
     pick: dict[str, Any] | None
+    # This session's own link (seed and actions): the page's address after a move.
+    link: str
+    # What the table waits for before the turn can go on ("Discard 4 to the hand limit").
+    waiting: str | None
 
 
 def playtest_page(
@@ -198,46 +257,87 @@ def playtest_page(
     seed: int,
     actions: Sequence[Mapping[str, Any]],
     describe: Callable[[DeckCard], dict[str, Any]],
-) -> tuple[PlaytestPage, str | None]:
+    second: Sequence[DeckCard] = (),
+    tail: str = "",
+) -> tuple[PlaytestPage, Refusal | None]:
     """The page's table after `actions`; an action the rules refuse is dropped with all after
-    it, and its message returned beside the table before it."""
-    error = None
+    it, and why returned beside the table before it, placed where it was tried. `tail` ends
+    every link (the second deck's parameter)."""
+    refusal = None
+
+    def session(actions: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        return playtest_session(
+            resolved=resolved, seed=seed, actions=actions, describe=describe, second=second
+        )
+
     try:
-        answer = playtest_session(resolved=resolved, seed=seed, actions=actions, describe=describe)
+        answer = session(actions)
     except ActionError as exc:
-        error = str(exc)
+        tried = actions[exc.index] if 0 <= exc.index < len(actions) else {}
+        dropped = len(actions) - exc.index
         actions = actions[: max(0, exc.index)]
-        answer = playtest_session(resolved=resolved, seed=seed, actions=actions, describe=describe)
-    return _page(answer, seed, list(actions)), error
+        answer = session(actions)
+        refusal = _refusal(exc, tried, answer, dropped)
+    return _page(answer, seed, list(actions), tail), refusal
 
 
-def _link(seed: int, actions: list[Mapping[str, Any]]) -> str:
-    return f"?seed={seed}" + (f"&a={encode_actions(actions)}" if actions else "")
+def _refusal(
+    exc: ActionError, tried: Mapping[str, Any], answer: Mapping[str, Any], dropped: int
+) -> Refusal:
+    # The engine says "move: Location 3 is full ...": the page shows the reason beside the
+    # zone tried, where the move's name goes without saying.
+    what, _, reason = exc.message.partition(": ")
+    message = reason[:1].upper() + reason[1:] if reason and what == tried.get("do") else exc.message
+    if dropped > 1:
+        # A link whose actions no longer replay (shared, or edited): say which one broke.
+        message += f" (action {exc.index + 1} of the link; it and the {dropped - 1} after it"
+        message += " are left out)"
+    zones = answer["state"]["zones"]
+    card = tried.get("card") if isinstance(tried.get("card"), int) else None
+    zone = tried.get("to") if tried.get("do") == "move" else tried.get("zone")
+    if zone not in zones:
+        zone = next((z for z, cards in zones.items() if any(c["id"] == card for c in cards)), None)
+    return Refusal(message, zone if isinstance(zone, str) else None, card)
 
 
-def _page(answer: dict[str, Any], seed: int, actions: list[Mapping[str, Any]]) -> PlaytestPage:
+def _link(seed: int, actions: list[Mapping[str, Any]], tail: str = "") -> str:
+    return f"?seed={seed}" + (f"&a={encode_actions(actions)}" if actions else "") + tail
+
+
+def _page(
+    answer: dict[str, Any], seed: int, actions: list[Mapping[str, Any]], tail: str
+) -> PlaytestPage:
     table = answer["table"]
     names = {z["slug"]: z["name"] for z in table["zones"]}
     kinds = {z["slug"]: z["kind"] for z in table["zones"]}
     menus: dict[int, list[Move]] = {}
     moves: list[Move] = []
     pick = None
+    # What the turn waits for: a discard due at once, or what keeps Next back.
+    waiting = answer["state"]["pending"]
+
+    # Every move's link is this session's actions and one more: encoded once, not per link.
+    done = encode_actions(actions)
+
+    def link(*more: Mapping[str, Any]) -> str:
+        return f"?seed={seed}&a=" + "_".join(filter(None, [done, encode_actions(more)])) + tail
+
     for legal in answer["legal_actions"]:
         if "card" in legal:
-            menus[legal["card"]] = _card_menu(legal, table, names, kinds, seed, actions)
+            menus[legal["card"]] = _card_menu(legal, table, names, kinds, link)
             continue
         do = legal["do"]
-        if do == "next":
-            label = f"Next: {legal['to']}" if "to" in legal else ""
-            if label:
-                moves.append(Move(label, _link(seed, [*actions, {"do": "next"}])))
+        if do == "next" and "to" in legal:
+            moves.append(Move(f"Next: {legal['to']}", link({"do": "next"}), "next"))
+        elif do == "next":
+            waiting = waiting or legal["blocked"]
         elif do == "draw":
-            moves.append(Move("Draw", _link(seed, [*actions, {"do": "draw"}])))
+            moves.append(Move("Draw", link({"do": "draw"}), "draw"))
         elif do == "shuffle":
             shuffle = {"do": "shuffle", "zone": legal["zone"]}
-            moves.append(Move(f"Shuffle {names[legal['zone']]}", _link(seed, [*actions, shuffle])))
+            moves.append(Move(f"Shuffle {names[legal['zone']]}", link(shuffle), "shuffle"))
         elif do == "mulligan" and not legal["pick"]:
-            moves.append(Move("Mulligan", _link(seed, [*actions, {"do": "mulligan"}])))
+            moves.append(Move("Mulligan", link({"do": "mulligan"}), "mulligan"))
         elif do == "mulligan":
             pick = {"kind": "g", "zone": table["hand"], "label": "Mulligan the picked cards"}
         elif do == "choose":
@@ -254,8 +354,8 @@ def _page(answer: dict[str, Any], seed: int, actions: list[Mapping[str, Any]]) -
         {
             **c,
             "value": answer["state"]["counters"][c["slug"]],
-            "up": _link(seed, [*actions, {"do": "count", "counter": c["slug"], "by": 1}]),
-            "down": _link(seed, [*actions, {"do": "count", "counter": c["slug"], "by": -1}]),
+            "up": link({"do": "count", "counter": c["slug"], "by": 1}),
+            "down": link({"do": "count", "counter": c["slug"], "by": -1}),
         }
         for c in table["counters"]
     ]
@@ -266,9 +366,11 @@ def _page(answer: dict[str, Any], seed: int, actions: list[Mapping[str, Any]]) -
         zones=zones,
         moves=moves,
         counters=counters,
-        undo=_link(seed, actions[:-1]) if actions else None,
-        restart=_link(seed, []),
+        undo=_link(seed, actions[:-1], tail) if actions else None,
+        restart=_link(seed, [], tail),
         pick=pick,
+        link=_link(seed, actions, tail),
+        waiting=waiting,
     )
 
 
@@ -277,17 +379,16 @@ def _card_menu(
     table: Mapping[str, Any],
     names: Mapping[str, str],
     kinds: Mapping[str, str],
-    seed: int,
-    actions: list[Mapping[str, Any]],
+    link: Callable[[Mapping[str, Any]], str],
 ) -> list[Move]:
     card = legal["card"]
     out = []
     for to in legal["to"]:
         move = {"do": "move", "card": card, "to": to}
-        out.append(Move(f"To {names[to]}", _link(seed, [*actions, move]), to))
+        out.append(Move(f"To {names[to]}", link(move), "move", to))
         if kinds[to] == "pile":
             bottom = {**move, "at": "bottom"}
-            out.append(Move(f"To the bottom of {names[to]}", _link(seed, [*actions, bottom])))
+            out.append(Move(f"To the bottom of {names[to]}", link(bottom), "move"))
     words = {
         "flip": "Turn over",
         "discard": table["discard_name"],
@@ -296,5 +397,5 @@ def _card_menu(
     }
     for do in legal["moves"]:
         if do in words:
-            out.append(Move(words[do], _link(seed, [*actions, {"do": do, "card": card}])))
+            out.append(Move(words[do], link({"do": do, "card": card}), do))
     return out

@@ -112,3 +112,21 @@ def test_a_deck_and_a_decklist_together_are_refused(fates_deck):
     }
     assert post(body).status_code == 400
     assert post({"seed": 1}).status_code == 400
+
+
+def test_a_faction_deck_is_dealt_its_default_targets_as_the_page_deals_them():
+    cards = Card.objects.filter(
+        game__slug="conquest-alpha-tactics", card_set__code="TAC-SMP", factions__name="Starfleet"
+    ).exclude(card_type__name="Planet")
+    body = {
+        "game": "conquest-alpha-tactics",
+        "format": "faction-deck",
+        "cards": [{"id": c.short_id, "quantity": 1} for c in cards],
+        "seed": 4,
+        "actions": [{"do": "next"}],
+    }
+    response = APIClient().post(URL, body, format="json")
+    assert response.status_code == 200, response.content
+    zones = response.json()["state"]["zones"]
+    assert len(zones["target-pile"]) == 20
+    assert all(len(zones[f"row-{n}"]) == 1 for n in range(1, 5))

@@ -48,7 +48,15 @@ def test_the_table_is_drawn_from_the_url_and_every_card_menu_replays_a_move(fate
 def test_an_action_the_rules_refuse_is_a_400_showing_the_table_before_it(fates_deck):
     response = Client().get(url(fates_deck) + "?seed=5&a=n_g")
     assert response.status_code == 400
-    assert "actions[1]" in response.content.decode()
+    html = response.content.decode()
+    assert re.search(r"data-refusal>Only once, in the opening</div>", html)
+    assert "· Supply" in html or "Turn 1" in html
+
+
+def test_a_link_that_no_longer_replays_says_which_of_its_actions_broke(fates_deck):
+    response = Client().get(url(fates_deck) + "?seed=5&a=n_g_d_d")
+    assert response.status_code == 400
+    assert "(action 2 of the link; it and the 2 after it are left out)" in response.content.decode()
 
 
 def test_a_malformed_actions_parameter_is_a_400_naming_it(fates_deck):

@@ -142,6 +142,18 @@ BROKEN = [
         "conquest-of-fates", ("stats", 0, "kind"), "float",
         "stats[0].kind", "'float' is not one of", id="unknown-stat-kind",
     ),
+    pytest.param(
+        "conquest-alpha-tactics", ("table", "second_deck", "format"), "target",
+        "table.second_deck.format", "unknown format 'target'", id="second-deck-unknown-format",
+    ),
+    pytest.param(
+        "conquest-alpha-tactics", ("table", "second_deck", "zone"), "targets",
+        "table.second_deck.zone", "unknown table zone 'targets'", id="second-deck-unknown-zone",
+    ),
+    pytest.param(
+        "conquest-alpha-tactics", ("table", "second_deck", "default"), "points>=0",
+        "table.second_deck.default", "unknown key “points”", id="second-deck-unknown-filter-key",
+    ),
 ]  # fmt: skip
 
 

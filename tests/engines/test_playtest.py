@@ -459,3 +459,33 @@ def test_a_convergence_entered_mid_turn_begins_with_the_next_turn():
     assert play(FORETOLD, [*actions, {"do": "next"}]).state.step == "Step 4: End"
     following = play(FORETOLD, [*actions, {"do": "next"}, {"do": "next"}]).state
     assert (following.turn, following.step) == (2, "Convergence, Step 1: Check")
+
+
+def test_a_second_deck_fills_its_zone_beside_the_deck_played():
+    # A faction deck alone has no targets: the table's second deck brings them.
+    faction = cards(33, card_type="Ship", factions=["Romulan"])
+    targets = [card(f"Target {i}", "Sector", zone="targets", victory_points=i) for i in range(24)]
+    alone = playtest(get_engine(TACTICS), faction, seed=3)
+    assert alone.state.zones["target-pile"] == ()
+    both = playtest(get_engine(TACTICS), faction, seed=3, second=targets)
+    assert len(both.state.zones["target-pile"]) == 24
+    assert len(both.state.zones["draw"]) == len(alone.state.zones["draw"])
+    # The first Deployment Phase lays out four targets, whose points can then be scored.
+    laid = playtest(get_engine(TACTICS), faction, seed=3, actions=[{"do": "next"}], second=targets)
+    rows = [laid.state.zones[f"row-{n}"] for n in range(1, 5)]
+    assert all(len(row) == 1 and row[0].card.name.startswith("Target") for row in rows)
+
+
+def test_a_second_deck_is_the_same_shuffle_for_the_same_seed():
+    faction = cards(33, card_type="Ship", factions=["Romulan"])
+    targets = [card(f"Target {i}", "Sector", zone="targets", victory_points=i) for i in range(24)]
+    runs = [playtest(get_engine(TACTICS), faction, seed=9, second=targets) for _ in range(2)]
+    assert runs[0].state == runs[1].state
+
+
+def test_a_full_slot_refuses_a_card_naming_its_capacity():
+    result = play(FATES)
+    hand = ids(result, "hand")
+    moves = [{"do": "move", "card": c, "to": "location-1"} for c in hand[:2]]
+    with pytest.raises(ActionError, match="Location 1 is full: it holds at most 1 card"):
+        play(FATES, moves)

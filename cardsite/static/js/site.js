@@ -82,9 +82,18 @@
   // On a card's own page its face is already shown: links back to it preview nothing.
   const ownCard = cardOfPath(location.pathname);
 
+  // An element that is a card without linking to it (a playtest table's card) names it in
+  // `data-preview`: it previews as a link would, larger than it is drawn.
+  const PREVIEWED = "[data-preview], a[href]";
+  const SHORT_ID = /^[0-9a-z]{8}$/i;
+
   const cardOf = (target) => {
-    const link = target instanceof Element ? target.closest("a[href]") : null;
+    const link = target instanceof Element ? target.closest(PREVIEWED) : null;
     if (!link) return null;
+    if (link.dataset.preview !== undefined) {
+      const id = link.dataset.preview;
+      return SHORT_ID.test(id) ? { link, id: id.toLowerCase() } : null;
+    }
     const url = new URL(link.href, location.href);
     if (url.origin !== location.origin) return null;
     const id = cardOfPath(url.pathname);
@@ -201,7 +210,7 @@
 
   document.addEventListener("pointerout", (event) => {
     if (!shownFor || !fromMouse(event)) return;
-    const link = event.target instanceof Element ? event.target.closest("a[href]") : null;
+    const link = event.target instanceof Element ? event.target.closest(PREVIEWED) : null;
     if (link === shownFor && !link.contains(event.relatedTarget)) hide();
   });
 
@@ -235,7 +244,7 @@
     () => {
       if (!shownFor) return;
       if (!shownAt) place(shownFor, null);
-      else if (document.elementFromPoint(shownAt.x, shownAt.y)?.closest("a[href]") !== shownFor) {
+      else if (document.elementFromPoint(shownAt.x, shownAt.y)?.closest(PREVIEWED) !== shownFor) {
         hide();
       }
     },
@@ -243,6 +252,8 @@
   );
   window.addEventListener("pagehide", hide);
   document.addEventListener("htmx:beforeSwap", hide);
+  // A page's own script that replaces a part of it says so (the playtest table after a move).
+  document.addEventListener("cardsite:replace", hide);
 
   // Touch: a long press, without moving, shows the preview and the link is not followed; a
   // tap anywhere else hides it again.
@@ -303,7 +314,7 @@
     "click",
     (event) => {
       if (!pressedLink) return;
-      const link = event.target instanceof Element ? event.target.closest("a[href]") : null;
+      const link = event.target instanceof Element ? event.target.closest(PREVIEWED) : null;
       if (link === pressedLink) {
         event.preventDefault();
         event.stopPropagation();
