@@ -88,8 +88,10 @@
     const url = new URL(link.href, location.href);
     if (url.origin !== location.origin) return null;
     const id = cardOfPath(url.pathname);
-    // A link that is the card's face already (search results' grid) needs no preview.
-    if (!id || id === ownCard || link.querySelector("img")) return null;
+    // A link that is the card's face already (search results' grid) needs no preview, unless
+    // it is a small face asking to be zoomed (the builder's pool: data-action="zoom").
+    const zooms = link.dataset.action === "zoom";
+    if (!id || id === ownCard || (link.querySelector("img") && !zooms)) return null;
     return { link, id };
   };
 
