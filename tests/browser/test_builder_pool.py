@@ -61,9 +61,7 @@ def pool_count(page):
     return page.locator("#builder-results .pool-count")
 
 
-def test_a_chip_writes_its_term_into_the_query_box_and_the_pool_follows(
-    server, page, fleet, shoot
-):
+def test_a_chip_writes_its_term_into_the_query_box_and_the_pool_follows(server, page, fleet, shoot):
     deck, _, _ = fleet
     open_builder(page, server, deck)
     box = page.locator("#builder-q")

@@ -100,9 +100,7 @@ def test_all_33_matches_of_the_issues_query_can_be_added_to_a_faction_deck(build
 
 
 @pytest.mark.parametrize("page", ["0", "-1", "two", "100000", "1" * 40])
-def test_a_page_that_is_not_a_whole_number_from_1_to_the_limit_is_a_400_naming_it(
-    builder, page
-):
+def test_a_page_that_is_not_a_whole_number_from_1_to_the_limit_is_a_400_naming_it(builder, page):
     deck = make_deck(builder)
     response = edit(builder, deck, page=page)
     assert response.status_code == 400
@@ -156,9 +154,7 @@ def test_without_javascript_a_range_and_a_sort_are_written_into_the_query(builde
     html = builder.get(response["Location"]).content.decode()
     assert 'name="min-combat_power" value="2"' in html
     assert '<option value="cp" selected>' in html
-    powers = [
-        Card.objects.get(short_id=s).stats.get("combat_power") for s in result_ids(html)
-    ]
+    powers = [Card.objects.get(short_id=s).stats.get("combat_power") for s in result_ids(html)]
     assert powers == sorted(powers, reverse=True) and 2 <= min(powers) <= max(powers) <= 4
 
 
