@@ -105,8 +105,13 @@ def test_the_next_page_is_appended_in_place(server, page, fleet):
     expect(cards).to_have_count(2 * POOL_PAGE)
     assert cards.first.get_attribute("data-card") == first
     assert navigations == []
-    # The appended cards work like the first ones: the keyboard reaches them.
     expect(page.locator("#builder-results a[rel=next]")).to_have_count(1)
+    # The appended cards work like the first ones, from the keyboard too.
+    appended = cards.nth(POOL_PAGE)
+    appended.locator("[data-action=add]").focus()
+    page.keyboard.press("+")
+    expect(appended.locator("[data-in-deck]")).to_have_text("1 in deck")
+    expect(page.locator("[data-pool-deck-count]")).to_have_text("3")
 
 
 def test_plus_on_a_face_updates_its_badge_and_the_deck_count(server, page, fleet):
@@ -125,6 +130,11 @@ def test_plus_on_a_face_updates_its_badge_and_the_deck_count(server, page, fleet
     expect(face.locator("[data-in-deck]")).to_have_text("2 in deck")
     face.locator("[data-action=remove]").click()
     expect(face.locator("[data-in-deck]")).to_have_text("1 in deck")
+    expect(count).to_have_text("3")
+    # The owner's collection has its own control on each card, apart from the deck's.
+    own = face.locator(".result-own")
+    own.get_by_role("button", name="One copy more in your collection").click()
+    expect(own.locator(".owned-count")).to_have_text("×1")
     expect(count).to_have_text("3")
     # The copies already in the deck show too.
     expect(page.locator(f"#result-{ships[0].short_id} [data-in-deck]")).to_have_text("1 in deck")

@@ -186,7 +186,7 @@
       if (target.id === "builder-results") address();
       return;
     }
-    if (!$("deck-panel") || !event.detail.elt?.isConnected) return;
+    if (!$("deck-panel")) return;
     setTimeout(() => {
       const panel = $("deck-panel");
       const version = Number(panel?.dataset.version);
@@ -208,6 +208,13 @@
   // ---- Drag a face onto the deck ---------------------------------------------------------
   const CARD_TYPE = "application/x-cardsite-card";
   let dragged = null;
+  // A finger's long press zooms the face (site.js) rather than picking the card up.
+  const touch = window.matchMedia("(pointer: coarse)").matches;
+  const undraggable = () => {
+    if (touch) for (const li of pool.querySelectorAll("li.result[draggable]")) li.removeAttribute("draggable");
+  };
+  undraggable();
+  document.body.addEventListener("htmx:afterSettle", undraggable);
 
   pool.addEventListener("dragstart", (event) => {
     const li = event.target.closest?.("li.result[data-card]");
