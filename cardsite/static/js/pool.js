@@ -274,7 +274,15 @@
     deckTab?.setAttribute("aria-expanded", String(open));
     deckTab?.classList.toggle("is-current", open);
     poolTab?.classList.toggle("is-current", !open);
-    if (open) deck.scrollTop = 0;
+    if (open) {
+      deck.scrollTop = 0;
+      // Focus goes into the drawer, so the keyboard and screen readers follow it there.
+      deck.setAttribute("tabindex", "-1");
+      deck.focus({ preventScroll: true });
+    } else if (deck.hasAttribute("tabindex")) {
+      deck.removeAttribute("tabindex");
+      if (deck.contains(document.activeElement)) deckTab?.focus({ preventScroll: true });
+    }
   }
 
   if (deckTab) {
