@@ -82,16 +82,27 @@
   // On a card's own page its face is already shown: links back to it preview nothing.
   const ownCard = cardOfPath(location.pathname);
 
+  // An element that is a card without linking to it (a playtest table's card) names it in
+  // `data-preview`: it previews as a link would, larger than it is drawn.
+  const PREVIEWED = "[data-preview], a[href]";
+  const SHORT_ID = /^[0-9a-z]{8}$/i;
+
   const cardOf = (target) => {
-    const link = target instanceof Element ? target.closest("a[href]") : null;
+    const link = target instanceof Element ? target.closest(PREVIEWED) : null;
     if (!link) return null;
+    if (link.dataset.preview !== undefined) {
+      const id = link.dataset.preview;
+      return SHORT_ID.test(id) ? { link, id: id.toLowerCase() } : null;
+    }
     const url = new URL(link.href, location.href);
     if (url.origin !== location.origin) return null;
     const id = cardOfPath(url.pathname);
-    // A link that is the card's face already (search results' grid) needs no preview, unless
-    // it is a small face asking to be zoomed (the builder's pool: data-action="zoom").
-    const zooms = link.dataset.action === "zoom";
-    if (!id || id === ownCard || (link.querySelector("img") && !zooms)) return null;
+    // A link that is the card's face already needs no preview, unless it asks for one
+    // (data-zoom: the search grid's faces, smaller than the preview, zoom on hover or a long
+    // press).
+    if (!id || id === ownCard || (link.querySelector("img") && !link.hasAttribute("data-zoom"))) {
+      return null;
+    }
     return { link, id };
   };
 
@@ -163,6 +174,8 @@
     shownFor = card.link;
     shownAt = point;
     box.dataset.card = card.id;
+    // A face zoomed from a grid is shown larger than a name's preview: it must beat the face.
+    box.classList.toggle("is-zoom", card.link.hasAttribute("data-zoom"));
     box.hidden = false;
     place(card.link, point, above);
     requestAnimationFrame(() => box && !box.hidden && box.classList.add("is-shown"));
@@ -197,7 +210,7 @@
 
   document.addEventListener("pointerout", (event) => {
     if (!shownFor || !fromMouse(event)) return;
-    const link = event.target instanceof Element ? event.target.closest("a[href]") : null;
+    const link = event.target instanceof Element ? event.target.closest(PREVIEWED) : null;
     if (link === shownFor && !link.contains(event.relatedTarget)) hide();
   });
 
@@ -231,7 +244,7 @@
     () => {
       if (!shownFor) return;
       if (!shownAt) place(shownFor, null);
-      else if (document.elementFromPoint(shownAt.x, shownAt.y)?.closest("a[href]") !== shownFor) {
+      else if (document.elementFromPoint(shownAt.x, shownAt.y)?.closest(PREVIEWED) !== shownFor) {
         hide();
       }
     },
@@ -239,6 +252,8 @@
   );
   window.addEventListener("pagehide", hide);
   document.addEventListener("htmx:beforeSwap", hide);
+  // A page's own script that replaces a part of it says so (the playtest table after a move).
+  document.addEventListener("cardsite:replace", hide);
 
   // Touch: a long press, without moving, shows the preview and the link is not followed; a
   // tap anywhere else hides it again.
@@ -299,7 +314,7 @@
     "click",
     (event) => {
       if (!pressedLink) return;
-      const link = event.target instanceof Element ? event.target.closest("a[href]") : null;
+      const link = event.target instanceof Element ? event.target.closest(PREVIEWED) : null;
       if (link === pressedLink) {
         event.preventDefault();
         event.stopPropagation();
