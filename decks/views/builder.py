@@ -1,4 +1,4 @@
-"""The deck builder: a new deck, search beside the deck, and every edit to it."""
+"""The deck builder: a new deck, the card pool beside the deck, and every edit to it."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from django.views.decorators.http import require_POST
 from cardsite.accounts import signed_in
 from cardsite.api.errors import as_form_error
 from cardsite.catalogue.models import Game
-from cardsite.catalogue.selectors import card_search, cards_in_order
 from decks.models import Deck
+from decks.reading.pool import PoolPage, pool_page
 from decks.reading.selectors import deck_card_counts, planned_cards
 from decks.services import (
     DeckConflict,
@@ -31,11 +31,11 @@ from decks.services import (
 from decks.services.history import MAYBE
 from decks.services.write import MAX_MAYBE
 from decks.views.common import owned_or_404, readable_or_404, version_in
-from decks.views.panel import choices_from, panel_context, results_context
+from decks.views.panel import Choices, choices_from, panel_context, results_context
+from decks.views.pool import POOL_PAGE, POOL_PAGE_MAX, folded_query, pool_filters
 from engines.errors import InputError
 from engines.filters.syntax import QuerySyntaxError
 
-BUILDER_RESULTS = 30
 STEPS = {"add": 1, "remove": -1}
 # A planned card's +/- (STEPS), or every copy of it moved into the deck or out to the plan.
 MOVES = {"to-deck": False, "to-maybe": True}
@@ -123,37 +123,74 @@ def deck_new(request: HttpRequest) -> HttpResponse:
     return redirect("decks:edit", deck.share_key)
 
 
+def _pool_number(request: HttpRequest) -> int:
+    """The pool page asked for. InputError beyond a whole number from 1 to POOL_PAGE_MAX;
+    a page past the last is the last (pool_page)."""
+    raw = request.GET.get("page", "1")
+    if not raw.isdigit() or not 1 <= int(raw[:7]) <= POOL_PAGE_MAX:
+        raise InputError("page", f"page is a whole number from 1 to {POOL_PAGE_MAX:,}.")
+    return int(raw)
+
+
+def _paging(deck: Deck, choices: Choices, found: PoolPage | None) -> dict[str, str]:
+    """The links to the pool's next and previous pages ("" where there is none)."""
+    page = found.page if found else None
+    return {
+        "next_url": choices.url(deck, page=str(page.next_page_number()))
+        if page and page.has_next()
+        else "",
+        "prev_url": choices.url(deck, page=str(page.previous_page_number()))
+        if page and page.has_previous()
+        else "",
+    }
+
+
 @login_required
 def deck_edit(request: HttpRequest, deck_id: str) -> HttpResponse:
-    """The builder page; for htmx, the deck panel alone (a new grouping) or the results."""
+    """The builder page: the card pool beside the deck. For htmx, the deck panel alone (a new
+    grouping), the pool's results (a new query or view) or its next page (`pool-more`)."""
     deck = owned_or_404(request, deck_id)
-    choices = choices_from(request.GET, deck.game.engine)
+    engine = deck.game.engine
+    q = request.GET.get("q", "").strip()
+    folded = folded_query(q, request.GET, engine)
     htmx = bool(request.headers.get("HX-Request"))
-    if htmx and request.headers.get("HX-Target") == "deck-panel":
+    if folded != q and not htmx:
+        # A range or sort sent without JavaScript: the address shows it as the query.
+        choices = choices_from({**request.GET.dict(), "q": folded}, engine)
+        return redirect(choices.url(deck))
+    choices = choices_from({**request.GET.dict(), "q": folded}, engine)
+    target = request.headers.get("HX-Target", "") if htmx else ""
+    if target == "deck-panel":
         return render(request, "decks/_panel.html", panel_context(deck, choices))
-    context: dict[str, Any] = {
-        "choices": choices,
-        "q": choices.q,
-        "search_error": "",
-        "limit": BUILDER_RESULTS,
-    }
-    cards = None
-    if choices.q:
-        try:
-            found = card_search(text=choices.q, game=deck.game.slug, viewer=request.user)
-            cards = cards_in_order(found.ids[:BUILDER_RESULTS])
-            context["warnings"] = found.warnings
-        except QuerySyntaxError as exc:
-            context["search_error"] = str(exc)
+    context: dict[str, Any] = {"choices": choices, "q": choices.q, "search_error": ""}
+    status = 200
+    found = None
+    try:
+        number = _pool_number(request)
+        found = pool_page(
+            deck=deck, q=choices.q, page=number, per_page=POOL_PAGE, viewer=request.user
+        )
+        context["warnings"] = found.warnings
+    except InputError as exc:
+        context["search_error"] = as_form_error(exc)
+        status = 400
+    except QuerySyntaxError as exc:
+        context["search_error"] = str(exc)
+        status = 400
+    cards = found.cards if found else []
+    context.update(
+        page=found.page if found else None, per_page=POOL_PAGE, **_paging(deck, choices, found)
+    )
     if htmx:
         counts = deck_card_counts(deck=deck)
         planned = {p.short_id: p.quantity for p in planned_cards(deck=deck)}
         context.update(results_context(deck, choices, cards, counts, planned), deck=deck)
-        return render(request, "decks/_results.html", context)
+        fragment = "decks/_pool_items.html" if target == "pool-more" else "decks/_results.html"
+        return render(request, fragment, context, status=status)
     panel = panel_context(deck, choices, with_export=True)
     results = results_context(deck, choices, cards, panel["in_deck"], panel["planned_counts"])
-    context.update(panel, **results)
-    return render(request, "decks/edit.html", context)
+    context.update(panel, **results, filters=pool_filters(deck, choices))
+    return render(request, "decks/edit.html", context, status=status)
 
 
 @login_required

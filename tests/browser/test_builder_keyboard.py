@@ -87,13 +87,14 @@ def test_a_legal_deck_is_built_with_the_keyboard_alone(server, page, player, sho
     expect(page.locator("#legality")).to_have_text(f"legal in {format_name}")
     expect(page.locator("#deck-panel .validation")).not_to_contain_text("error")
     shoot("legal")
-    # At phone width the verdict comes before the list and the search, and nothing is wider
-    # than the screen.
+    # At phone width the pool comes first, the deck (verdict before its list) after it, one
+    # tap away behind its tab, and nothing is wider than the screen.
     page.set_viewport_size({"width": 390, "height": 844})
     verdict = page.locator("#legality").bounding_box()
     finder = page.locator("#builder-q").bounding_box()
     first_row = page.locator("#deck-panel li.deck-row").first.bounding_box()
-    assert verdict["y"] < first_row["y"] < finder["y"]
+    assert finder["y"] < verdict["y"] < first_row["y"]
+    expect(page.locator(".builder-tabs [data-pool-deck-count]")).to_have_text(str(total))
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
 

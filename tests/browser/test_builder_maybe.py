@@ -100,6 +100,8 @@ def test_the_m_key_plans_a_result_and_moves_rows_between_the_deck_and_the_plan(
     page.keyboard.press("/")
     page.keyboard.type(f'!"{orc.name}"')
     page.keyboard.press("Enter")
+    # The pool shows every card before the search: wait for the search's own results.
+    expect(page.locator("#builder-results")).to_have_attribute("data-q", f'!"{orc.name}"')
     expect(page.locator(f"#result-{orc.short_id}")).to_be_visible()
     page.keyboard.press("ArrowDown")
     page.keyboard.press("m")

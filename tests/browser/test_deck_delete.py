@@ -105,6 +105,8 @@ def test_without_javascript_delete_asks_on_a_page_of_its_own(server, page, shoot
     _, deck = tidy
     sign_in(page, server, "browser-tidy", PASSWORD)
     page.goto(server + f"/decks/{deck.share_key}/edit/")
+    # Folded below the deck in the builder, out of the pool's way.
+    page.get_by_text("Share, print, delete").click()
     page.get_by_role("link", name="Delete this deck").click()
     expect(page).to_have_url(re.compile(rf"/decks/{deck.share_key}/delete/\?from=edit$"))
     expect(page.get_by_role("heading", level=1)).to_have_text("Delete Keeper Fleet?")
@@ -114,6 +116,7 @@ def test_without_javascript_delete_asks_on_a_page_of_its_own(server, page, shoot
     page.get_by_role("link", name="Cancel").click()
     expect(page).to_have_url(re.compile(rf"/decks/{deck.share_key}/edit/$"))
 
+    page.get_by_text("Share, print, delete").click()
     page.get_by_role("link", name="Delete this deck").click()
     page.get_by_role("button", name="Delete").click()
     expect(page).to_have_url(re.compile(r"/decks/mine/\?deleted="))

@@ -218,6 +218,7 @@ def test_card_names_that_htmx_swaps_into_the_builder_preview_too(server, page, b
     sign_in(page, server, "preview-builder", PASSWORD)
     page.goto(server + builder)
     page.locator("#builder-q").fill("is:sample")
+    expect(page.locator("#builder-results")).to_have_attribute("data-q", "is:sample")
     link = page.locator("#builder-results a[href^='/cards/']").first
     expect(link).to_be_visible()  # arrived by htmx, after the page loaded
     link.hover()

@@ -374,6 +374,7 @@
   if (state.group !== panel().dataset.group && panel().querySelector(".choice-toggle")) {
     choose("group", state.group, false);
   }
-  if (state.view !== results().dataset.view && query()) choose("view", state.view, false);
+  // The pool lists cards before any query too: the kept view applies to it.
+  if (state.view !== results().dataset.view) choose("view", state.view, false);
   syncChoices(false);
 })();
