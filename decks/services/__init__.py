@@ -38,7 +38,14 @@ from decks.services.resolve import (
 from decks.services.summary import SummaryRow, SummaryTable, summary_table
 from decks.services.validate import CheckResult, check, format_for, legality, problem_json
 from decks.services.variants import deck_branch, deck_fork
-from decks.services.versions import deck_move_card, deck_revert, version_annotate
+from decks.services.versions import (
+    deck_checkpoint,
+    deck_move_card,
+    deck_redo,
+    deck_revert,
+    deck_undo,
+    version_annotate,
+)
 from decks.services.write import (
     DeckConflict,
     deck_create,
@@ -66,13 +73,16 @@ __all__ = [
     "check",
     "deck_branch",
     "deck_charts",
+    "deck_checkpoint",
     "deck_create",
     "deck_delete",
     "deck_fork",
     "deck_move_card",
+    "deck_redo",
     "deck_restore",
     "deck_revert",
     "deck_set_quantity",
+    "deck_undo",
     "deck_update",
     "decks_purge",
     "format_for",

@@ -1,0 +1,122 @@
+"""The builder's one read before a +/-: the deck, its cards with the copies its owner's
+collection holds of each, and its latest version (what folding needs), in ONE query.
+
+A +/- is the commonest request there is, and issue 28 bounds it at 6 queries in all: the
+session, the user, this read, the version bump, the card's row and the version's record.
+So the entries and the collection come back as one JSON array per deck (json_group_array
+on SQLite, json_agg on PostgreSQL), and the latest version as subqueries of the same SELECT.
+The collection's rule (the owner's copies, or their accepted pool's) is the one
+cardsite.collection.selectors.collection_owner_ids applies, written here in SQL; a test
+(tests/decks/test_builder_speed.py) holds the two to the same answers.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connection
+from django.db.models import (
+    BooleanField,
+    DateTimeField,
+    IntegerField,
+    JSONField,
+    OuterRef,
+    Subquery,
+)
+from django.db.models.expressions import RawSQL
+
+from cardsite.catalogue.models import Card
+from cardsite.collection.models import CollectionCard, PoolMember
+from decks.models import Deck, DeckEntry, DeckVersion
+from decks.services.history import LATEST_FIELDS, Latest, latest_of
+from decks.services.intake import Intake, RequestedCard
+
+_FIELD_TYPES: dict[str, Any] = {
+    "number": IntegerField,
+    "author_id": IntegerField,
+    "created_at": DateTimeField,
+    "open": BooleanField,
+    "keyframe": BooleanField,
+    "changes": JSONField,
+    "setting_changes": JSONField,
+    "steps": JSONField,
+}
+
+
+@dataclass(frozen=True)
+class EditRead:
+    """The deck as a +/- finds it: `intake` its cards, `owned` copies held by short id (of
+    the cards in it), `latest` its latest version (None before any was kept)."""
+
+    deck: Deck
+    intake: Intake
+    owned: dict[str, int]
+    latest: Latest | None
+
+
+def _entries_sql() -> str:
+    entry = DeckEntry._meta.db_table
+    card = Card._meta.db_table
+    owned = CollectionCard._meta.db_table
+    member = PoolMember._meta.db_table
+    deck = Deck._meta.db_table
+    # The owner, and every member of the pool they accepted (the first one, by id), if any.
+    owners = (
+        f'SELECT "{deck}"."owner_id" UNION SELECT m2.user_id FROM "{member}" m2 '
+        f"WHERE m2.accepted_at IS NOT NULL AND m2.pool_id = (SELECT m1.pool_id FROM "
+        f'"{member}" m1 WHERE m1.user_id = "{deck}"."owner_id" AND m1.accepted_at IS NOT NULL '
+        f"ORDER BY m1.id LIMIT 1)"
+    )
+    held = (
+        f'SELECT COALESCE(SUM(o.quantity), 0) FROM "{owned}" o '
+        f"WHERE o.card_id = e.card_id AND o.owner_id IN ({owners})"
+    )
+    row = f"e.card_id, c.short_id, e.quantity, e.zone, ({held})"
+    if connection.vendor == "postgresql":
+        items = f"COALESCE(json_agg(json_build_array({row}) ORDER BY e.zone, e.id), '[]'::json)"
+    else:
+        # SQLite aggregates in the order rows come: the subquery orders them.
+        items = f"json_group_array(json_array({row}))"
+    source = (
+        f'(SELECT * FROM "{entry}" e0 WHERE e0.deck_id = "{deck}"."id" ORDER BY e0.zone, e0.id)'
+        if connection.vendor != "postgresql"
+        else f'"{entry}"'
+    )
+    return (
+        f"SELECT {items} FROM {source} e "
+        f'INNER JOIN "{card}" c ON c.id = e.card_id WHERE e.deck_id = "{deck}"."id"'
+    )
+
+
+def deck_for_edit(*, deck_id: str, user: Any) -> EditRead | None:
+    """The user's own (not deleted) deck with this id, read for a +/-; None if there is none
+    of theirs."""
+    versions = latest_of(DeckVersion.objects.filter(deck=OuterRef("pk")))
+    latest = {
+        f"latest_{name}": Subquery(versions.values(name)[:1], output_field=_FIELD_TYPES[name]())
+        for name in LATEST_FIELDS
+    }
+    deck = (
+        Deck.objects.select_related("owner", "game", "faction")
+        .filter(share_key=deck_id, owner_id=user.id, deleted_at__isnull=True)
+        .annotate(entries_json=RawSQL(_entries_sql(), ()), **latest)
+        .first()
+    )
+    if deck is None:
+        return None
+    raw = deck.entries_json  # type: ignore[attr-defined]
+    rows = json.loads(raw) if isinstance(raw, str) else (raw or [])
+    owned: dict[str, int] = {}
+    cards = []
+    for pk, short_id, quantity, zone, held in rows:
+        cards.append(RequestedCard(quantity=quantity, short_id=short_id, zone=zone, pk=pk))
+        owned[short_id] = int(held)
+    values = {name: getattr(deck, f"latest_{name}") for name in LATEST_FIELDS}
+    return EditRead(
+        deck=deck,
+        intake=Intake(tuple(cards)),
+        owned=owned,
+        latest=Latest(**values) if values["number"] is not None else None,
+    )
