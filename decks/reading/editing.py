@@ -56,9 +56,8 @@ class EditRead:
     latest: Latest | None
 
 
-def _entries_sql() -> str:
-    entry = DeckEntry._meta.db_table
-    card = Card._meta.db_table
+def _held_sql(card: str) -> str:
+    """The copies of card `card` (an SQL expression) the deck owner's collection holds."""
     owned = CollectionCard._meta.db_table
     member = PoolMember._meta.db_table
     deck = Deck._meta.db_table
@@ -69,10 +68,17 @@ def _entries_sql() -> str:
         f'"{member}" m1 WHERE m1.user_id = "{deck}"."owner_id" AND m1.accepted_at IS NOT NULL '
         f"ORDER BY m1.id LIMIT 1)"
     )
-    held = (
+    return (
         f'SELECT COALESCE(SUM(o.quantity), 0) FROM "{owned}" o '
-        f"WHERE o.card_id = e.card_id AND o.owner_id IN ({owners})"
+        f"WHERE o.card_id = {card} AND o.owner_id IN ({owners})"
     )
+
+
+def _entries_sql() -> str:
+    entry = DeckEntry._meta.db_table
+    card = Card._meta.db_table
+    deck = Deck._meta.db_table
+    held = _held_sql("e.card_id")
     row = f"e.card_id, c.short_id, e.quantity, e.zone, ({held})"
     if connection.vendor == "postgresql":
         items = f"COALESCE(json_agg(json_build_array({row}) ORDER BY e.zone, e.id), '[]'::json)"
@@ -90,9 +96,11 @@ def _entries_sql() -> str:
     )
 
 
-def deck_for_edit(*, deck_id: str, user: Any) -> EditRead | None:
-    """The user's own (not deleted) deck with this id, read for a +/-; None if there is none
-    of theirs."""
+def deck_for_edit(*, deck_id: str, user: Any, card: str = "") -> EditRead | None:
+    """The user's own (not deleted) deck with this id, read for a +/- of `card` (a short id:
+    its copies held are read too, for a card not yet in the deck); None if there is none of
+    theirs."""
+    card_by_id = f'(SELECT c.id FROM "{Card._meta.db_table}" c WHERE c.short_id = %s)'
     versions = latest_of(DeckVersion.objects.filter(deck=OuterRef("pk")))
     latest = {
         f"latest_{name}": Subquery(versions.values(name)[:1], output_field=_FIELD_TYPES[name]())
@@ -101,7 +109,11 @@ def deck_for_edit(*, deck_id: str, user: Any) -> EditRead | None:
     deck = (
         Deck.objects.select_related("owner", "game", "faction")
         .filter(share_key=deck_id, owner_id=user.id, deleted_at__isnull=True)
-        .annotate(entries_json=RawSQL(_entries_sql(), ()), **latest)
+        .annotate(
+            entries_json=RawSQL(_entries_sql(), ()),
+            card_held=RawSQL(f"({_held_sql(card_by_id)})", (card,)),
+            **latest,
+        )
         .first()
     )
     if deck is None:
@@ -113,6 +125,8 @@ def deck_for_edit(*, deck_id: str, user: Any) -> EditRead | None:
     for pk, short_id, quantity, zone, held in rows:
         cards.append(RequestedCard(quantity=quantity, short_id=short_id, zone=zone, pk=pk))
         owned[short_id] = int(held)
+    if card:
+        owned.setdefault(card, int(deck.card_held or 0))  # type: ignore[attr-defined]
     values = {name: getattr(deck, f"latest_{name}") for name in LATEST_FIELDS}
     return EditRead(
         deck=deck,

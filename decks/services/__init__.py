@@ -47,7 +47,9 @@ from decks.services.versions import (
     version_annotate,
 )
 from decks.services.write import (
+    Current,
     DeckConflict,
+    deck_card_step,
     deck_create,
     deck_set_quantity,
     deck_update,
@@ -57,6 +59,7 @@ __all__ = [
     "UNSAVABLE",
     "ChartSeries",
     "CheckResult",
+    "Current",
     "DeckChart",
     "DeckConflict",
     "DeckContentError",
@@ -72,6 +75,7 @@ __all__ = [
     "SummaryTable",
     "check",
     "deck_branch",
+    "deck_card_step",
     "deck_charts",
     "deck_checkpoint",
     "deck_create",

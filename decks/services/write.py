@@ -273,6 +273,14 @@ class Current:
     latest: Latest | None
 
 
+@dataclass(frozen=True)
+class Stepped:
+    """A +/- done: the deck, and its cards after it (None for a planned card's)."""
+
+    deck: Deck
+    intake: Intake | None
+
+
 def deck_set_quantity(
     *,
     deck: Deck,
@@ -282,8 +290,30 @@ def deck_set_quantity(
     step: int = 0,
     quantity: int | None = None,
     author: User | None = None,
-    current: Current | None = None,
 ) -> Deck:
+    """deck_card_step, for a caller that needs the deck alone."""
+    return deck_card_step(
+        deck=deck,
+        expected_version=expected_version,
+        card=card,
+        zone=zone,
+        step=step,
+        quantity=quantity,
+        author=author,
+    ).deck
+
+
+def deck_card_step(
+    *,
+    deck: Deck,
+    expected_version: int | None,
+    card: str,
+    zone: str | None = None,
+    step: int = 0,
+    quantity: int | None = None,
+    author: User | None = None,
+    current: Current | None = None,
+) -> Stepped:
     """Change one card's quantity by `step`, or set it to `quantity` (0 takes it out), only if
     the deck is still at `expected_version` (None: whatever it is now). The zone MAYBE is the
     planned cards beside the deck.
@@ -329,7 +359,7 @@ def deck_set_quantity(
             bounded(changed, snap.engine, "card")
         rows = DeckEntry.objects.filter(deck=deck, card_id=found.pk, zone=zone)
     if wanted == had:
-        return _unchanged(deck, version)
+        return Stepped(_unchanged(deck, version), entries)
     faction_id = deck.faction_id
     settings_changed: dict[str, list[Any]] = {}
     if faction_id is None and entries is not None:
@@ -371,4 +401,4 @@ def deck_set_quantity(
             decks_changed()
     if not updated:
         raise DeckConflict(Deck.objects.get(pk=deck.pk).version)
-    return deck
+    return Stepped(deck, changed if entries is not None else None)

@@ -8,7 +8,8 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
@@ -17,10 +18,13 @@ from cardsite.api.errors import as_form_error
 from cardsite.catalogue.models import Game
 from cardsite.catalogue.selectors import card_search, cards_in_order
 from decks.models import Deck
+from decks.reading.editing import deck_for_edit
 from decks.reading.selectors import deck_card_counts, planned_cards
 from decks.services import (
+    Current,
     DeckConflict,
     DeckContentError,
+    deck_card_step,
     deck_create,
     deck_fork,
     deck_move_card,
@@ -31,7 +35,13 @@ from decks.services import (
 from decks.services.history import MAYBE
 from decks.services.write import MAX_MAYBE
 from decks.views.common import owned_or_404, readable_or_404, version_in
-from decks.views.panel import choices_from, panel_context, results_context
+from decks.views.panel import (
+    choices_from,
+    panel_changes,
+    panel_context,
+    panel_core,
+    results_context,
+)
 from engines.errors import InputError
 from engines.filters.syntax import QuerySyntaxError
 
@@ -82,18 +92,25 @@ def _write(
     read), or why the write was refused."""
     try:
         deck = write(deck=deck, expected_version=version_in(request), author=request.user, **kwargs)
-    except DeckConflict as exc:
+    except (DeckConflict, DeckContentError, InputError) as exc:
+        return _refused(request, deck, exc)
+    return _panel_or_back(request, deck, notice)
+
+
+def _refused(
+    request: HttpRequest, deck: Deck, exc: DeckConflict | DeckContentError | InputError
+) -> HttpResponse:
+    """The panel as the deck is now, saying why a write was refused."""
+    if isinstance(exc, DeckConflict):
         deck.refresh_from_db()
         message = (
             f"The deck changed elsewhere (now version {exc.current}); showing it as it is now."
         )
         return _panel_or_back(request, deck, message, conflict=True)
-    except DeckContentError as exc:
+    if isinstance(exc, DeckContentError):
         refused = [p.message for p in exc.problems]
         return _panel_or_back(request, deck, refused=refused, status=400)
-    except InputError as exc:
-        return _panel_or_back(request, deck, as_form_error(exc), status=400)
-    return _panel_or_back(request, deck, notice)
+    return _panel_or_back(request, deck, as_form_error(exc), status=400)
 
 
 @login_required
@@ -156,19 +173,48 @@ def deck_edit(request: HttpRequest, deck_id: str) -> HttpResponse:
     return render(request, "decks/edit.html", context)
 
 
+def _stepped_deck(**kwargs: Any) -> Deck:
+    return deck_card_step(**kwargs).deck
+
+
+@transaction.non_atomic_requests
 @login_required
 @require_POST
 def deck_edit_card(request: HttpRequest, deck_id: str) -> HttpResponse:
-    """Add (+1) or remove (-1) one copy of a card."""
-    deck = owned_or_404(request, deck_id)
-    return _write(
-        request,
-        deck,
-        deck_set_quantity,
-        card=request.POST.get("card", "")[:12],
-        zone=request.POST.get("zone", "")[:20] or None,
-        step=STEPS.get(request.POST.get("action", ""), 0),
-    )
+    """Add (+1) or remove (-1) one copy of a card. For htmx, only what changed: the rows
+    whose quantity, collection count or problems changed (or the group or zone whose rows
+    came or went), and the panel's head, as out-of-band fragments (decks/_panel_oob.html).
+
+    Not in the request's transaction: the service's write is its own (and nothing before it
+    writes), which spares a +/- the savepoint's two statements: 6 queries in all."""
+    card = request.POST.get("card", "")[:CARD_ID_MAX]
+    read = deck_for_edit(deck_id=deck_id, user=request.user, card=card)
+    if read is None:
+        raise Http404("No deck of yours with that id.")
+    deck = read.deck
+    step = {
+        "card": card,
+        "zone": request.POST.get("zone", "")[:20] or None,
+        "step": STEPS.get(request.POST.get("action", ""), 0),
+        "current": Current(read.intake, read.latest),
+    }
+    if not request.headers.get("HX-Request"):
+        return _write(request, deck, _stepped_deck, **step)
+    choices = choices_from(request.POST, deck.game.engine)
+    before = panel_core(deck, choices, read.intake, read.owned)
+    try:
+        stepped = deck_card_step(
+            deck=deck, expected_version=version_in(request), author=request.user, **step
+        )
+    except (DeckConflict, DeckContentError, InputError) as exc:
+        return _refused(request, deck, exc)
+    after = panel_core(deck, choices, stepped.intake or read.intake, read.owned)
+    changes = panel_changes(deck, choices, before, after)
+    if changes is None:
+        return _panel_or_back(request, deck)
+    response = render(request, "decks/_panel_oob.html", changes)
+    response["HX-Reswap"] = "none"
+    return response
 
 
 @login_required
