@@ -390,7 +390,7 @@ def undo_state(deck: Deck, author: User) -> UndoState:
     for author_id, username, steps in reversed(rows):
         if author_id != author.pk or steps is None:
             undo, redo = [], []
-            blocked = (username or "someone") if author_id != author.pk else None
+            blocked = (username or "Someone") if author_id != author.pk else None
             continue
         for kind, changes in steps:
             if kind == UNDO and undo:

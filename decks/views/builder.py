@@ -25,14 +25,17 @@ from decks.services import (
     DeckConflict,
     DeckContentError,
     deck_card_step,
+    deck_checkpoint,
     deck_create,
     deck_fork,
     deck_move_card,
+    deck_redo,
     deck_set_quantity,
+    deck_undo,
     deck_update,
     intake_pasted,
 )
-from decks.services.history import MAYBE
+from decks.services.history import MAYBE, NOTE_MAX, VersionNotFound
 from decks.services.write import MAX_MAYBE
 from decks.views.common import owned_or_404, readable_or_404, version_in
 from decks.views.panel import (
@@ -153,6 +156,7 @@ def deck_edit(request: HttpRequest, deck_id: str) -> HttpResponse:
         "q": choices.q,
         "search_error": "",
         "limit": BUILDER_RESULTS,
+        "note_max": NOTE_MAX,
     }
     cards = None
     if choices.q:
@@ -289,3 +293,38 @@ def deck_import(request: HttpRequest, deck_id: str) -> HttpResponse:
 def deck_fork_view(request: HttpRequest, deck_id: str) -> HttpResponse:
     deck = readable_or_404(request, deck_id)
     return redirect("decks:edit", deck_fork(deck=deck, owner=signed_in(request)).share_key)
+
+
+@login_required
+@require_POST
+def deck_undo_view(request: HttpRequest, deck_id: str) -> HttpResponse:
+    """Take back the owner's latest change to the cards, from the deck's history."""
+    deck = owned_or_404(request, deck_id)
+    return _write(request, deck, deck_undo)
+
+
+@login_required
+@require_POST
+def deck_redo_view(request: HttpRequest, deck_id: str) -> HttpResponse:
+    """Put back what the latest undo took back."""
+    deck = owned_or_404(request, deck_id)
+    return _write(request, deck, deck_redo)
+
+
+@login_required
+@require_POST
+def deck_checkpoint_view(request: HttpRequest, deck_id: str) -> HttpResponse:
+    """Close the builder's folded version, with a note: the next edit starts a new one."""
+    deck = owned_or_404(request, deck_id)
+    try:
+        deck_checkpoint(
+            deck=deck,
+            author=signed_in(request),
+            note=request.POST.get("note", "")[: NOTE_MAX + 1],
+            expected_version=version_in(request),
+        )
+    except (DeckConflict, InputError) as exc:
+        return _refused(request, deck, exc)
+    except VersionNotFound:
+        return _panel_or_back(request, deck, "This deck has no saved version to mark.", status=400)
+    return _panel_or_back(request, deck, f"Checkpoint saved: version {deck.version}.")

@@ -367,7 +367,8 @@ def panel_context(
         **(export_context(deck, core.resolved) if with_export else {}),
         **_head_context(deck, choices, core),
         **builder_collection(deck, core.in_deck, core.owned),
-        "can_undo": bool(undo.undo),
+        # Blocked by someone else's change, undo stays offered: pressing it says why not.
+        "can_undo": bool(undo.undo) or undo.blocked_by is not None,
         "can_redo": bool(undo.redo),
         "counts_json": json.dumps(core.in_deck),
         "planned_json": json.dumps({p.short_id: p.quantity for p in planned}),
