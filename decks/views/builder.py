@@ -205,14 +205,14 @@ def deck_edit_card(request: HttpRequest, deck_id: str) -> HttpResponse:
     if not request.headers.get("HX-Request"):
         return _write(request, deck, _stepped_deck, **step)
     choices = choices_from(request.POST, deck.game.engine)
-    before = panel_core(deck, choices, read.intake, read.owned)
+    before = panel_core(deck, choices, read.intake, read.owned, stats=False)
     try:
         stepped = deck_card_step(
             deck=deck, expected_version=version_in(request), author=request.user, **step
         )
     except (DeckConflict, DeckContentError, InputError) as exc:
         return _refused(request, deck, exc)
-    after = panel_core(deck, choices, stepped.intake or read.intake, read.owned)
+    after = panel_core(deck, choices, stepped.intake or read.intake, read.owned, stats=False)
     changes = panel_changes(deck, choices, before, after)
     if changes is None:
         return _panel_or_back(request, deck)

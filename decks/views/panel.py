@@ -143,12 +143,13 @@ class Row:
     short: bool = False
 
     @classmethod
-    def of(cls, entry: ResolvedEntry, engine: GameEngine) -> Row:
+    def of(cls, entry: ResolvedEntry, engine: GameEngine, stats: bool = True) -> Row:
+        """`stats`: draw the key stats now (a +/- draws only the rows it sends: fill_stats)."""
         card = entry.card
         return cls(
             entry,
             row_anchor(entry),
-            stats_html(key_stats(engine, card.stats)),
+            stats_html(key_stats(engine, card.stats)) if stats else mark_safe(""),
             card.short_id,
             entry.zone,
             card.name,
@@ -262,10 +263,16 @@ class Core:
 
 
 def panel_core(
-    deck: Deck, choices: Choices, intake: Intake, owned: Mapping[str, int] | None = None
+    deck: Deck,
+    choices: Choices,
+    intake: Intake,
+    owned: Mapping[str, int] | None = None,
+    *,
+    stats: bool = True,
 ) -> Core:
     """The deck's cards (`intake`) resolved, checked and laid out as the panel shows them;
-    `owned` the copies held by short id (None: read here, one query)."""
+    `owned` the copies held by short id (None: read here, one query); `stats`: each row's
+    key stats drawn (else fill_stats draws those of the rows sent)."""
     engine = deck.game.engine
     resolved = resolve(
         game=deck.game.slug,
@@ -274,7 +281,7 @@ def panel_core(
     )
     result: CheckResult = check(resolved, deck.format)
     rows = [
-        Row.of(e, engine)
+        Row.of(e, engine, stats)
         for e in sorted(resolved.entries, key=lambda e: (e.card.name, e.card.short_id))
     ]
     problems = _shown_problems(result.problems, rows)
