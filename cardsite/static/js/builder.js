@@ -79,13 +79,18 @@
     return queue;
   }
 
-  function post(action, values) {
-    return htmx.ajax("POST", action, {
+  // The answer is swapped in (the whole panel, or out-of-band fragments) by the time this
+  // resolves: the version and counts are read from #deck-meta after it (sync).
+  async function post(action, values) {
+    await htmx.ajax("POST", action, {
       source: builder,
       target: "#deck-panel",
       swap: "outerHTML",
       values: { ...values, version: panel().dataset.version, q: query(), ...state },
     });
+    // Out-of-band fragments land in the swap's own task: let it finish.
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    sync();
   }
 
   function say(text) {
