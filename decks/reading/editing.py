@@ -134,7 +134,7 @@ def deck_for_edit(*, deck_id: str, user: Any, card: str = "") -> EditRead | None
     )
     if deck is None:
         return None
-    raw = deck.entries_json  # type: ignore[attr-defined]
+    raw = deck.entries_json
     rows = json.loads(raw) if isinstance(raw, str) else (raw or [])
     owned: dict[str, int] = {}
     cards = []
@@ -142,10 +142,10 @@ def deck_for_edit(*, deck_id: str, user: Any, card: str = "") -> EditRead | None
         cards.append(RequestedCard(quantity=quantity, short_id=short_id, zone=zone, pk=pk))
         owned[short_id] = int(held)
     if card:
-        owned.setdefault(card, int(deck.card_held or 0))  # type: ignore[attr-defined]
+        owned.setdefault(card, int(deck.card_held or 0))
     return EditRead(
         deck=deck,
         intake=Intake(tuple(cards)),
         owned=owned,
-        latest=_latest(deck.latest_json),  # type: ignore[attr-defined]
+        latest=_latest(deck.latest_json),
     )

@@ -163,7 +163,8 @@ def _apply(
         )
         if updated:
             for short_id, zone, had, wanted in changes:
-                pk = snap.cards[short_id].pk if short_id in snap.cards else None
+                known = snap.cards.get(str(short_id))
+                pk = known.pk if known is not None else None
                 rows: Any = (
                     MaybeEntry.objects.filter(deck=deck, card__short_id=short_id)
                     if zone == MAYBE

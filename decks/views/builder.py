@@ -196,7 +196,7 @@ def deck_edit_card(request: HttpRequest, deck_id: str) -> HttpResponse:
     if read is None:
         raise Http404("No deck of yours with that id.")
     deck = read.deck
-    step = {
+    step: dict[str, Any] = {
         "card": card,
         "zone": request.POST.get("zone", "")[:20] or None,
         "step": STEPS.get(request.POST.get("action", ""), 0),
@@ -208,7 +208,7 @@ def deck_edit_card(request: HttpRequest, deck_id: str) -> HttpResponse:
     before = panel_core(deck, choices, read.intake, read.owned, stats=False)
     try:
         stepped = deck_card_step(
-            deck=deck, expected_version=version_in(request), author=request.user, **step
+            deck=deck, expected_version=version_in(request), author=signed_in(request), **step
         )
     except (DeckConflict, DeckContentError, InputError) as exc:
         return _refused(request, deck, exc)

@@ -92,7 +92,7 @@ def test_the_first_card_of_a_zone_draws_the_whole_panel(client, dana):
     angel = Card.objects.get(card_set__code="FF-RB", name="The Angel")
     response = step(client, deck, angel, "add", 1)
     assert "HX-Reswap" not in response
-    assert response.content.decode().startswith("<section id=\"deck-panel\"") or (
+    assert response.content.decode().startswith('<section id="deck-panel"') or (
         'id="deck-panel"' in response.content.decode()
     )
 
@@ -112,12 +112,16 @@ def test_the_one_read_counts_a_pools_copies_as_the_collection_selectors_do(clien
     CollectionCard.objects.create(owner=friend, card=cards[3], quantity=5)
     ids = {c.short_id: c.pk for c in cards}
     read = deck_for_edit(deck_id=deck.share_key, user=dana, card=cards[3].short_id)
-    assert read.owned == owned_by_short_id(dana, ids) == {
-        cards[0].short_id: 2,
-        cards[1].short_id: 0,
-        cards[2].short_id: 0,
-        cards[3].short_id: 0,
-    }
+    assert (
+        read.owned
+        == owned_by_short_id(dana, ids)
+        == {
+            cards[0].short_id: 2,
+            cards[1].short_id: 0,
+            cards[2].short_id: 0,
+            cards[3].short_id: 0,
+        }
+    )
     pool = Pool.objects.create()
     for user in (dana, friend):
         PoolMember.objects.create(pool=pool, user=user, accepted_at="2026-01-01T00:00Z")
