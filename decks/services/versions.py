@@ -8,16 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import transaction
-from django.db.models import F
-from django.utils import timezone
 
 from cardsite.cardlists.decklist import MAX_QUANTITY
 from cardsite.cardlists.snapshot import game_snapshot
-from decks.models import Deck, DeckEntry, DeckVersion, MaybeEntry
-from decks.public.versioning import decks_changed
+from decks.models import Deck, DeckVersion
 from decks.services.history import (
-    MAYBE,
     REDO,
     REVERTED_SETTINGS,
     UNDO,
@@ -26,15 +21,13 @@ from decks.services.history import (
     VersionNotFound,
     cards_intake,
     deck_state,
-    fold_or_record,
-    is_keyframe,
     latest_version,
     note_text,
     state_at,
     undo_state,
 )
 from decks.services.intake import bounded
-from decks.services.write import DeckConflict, deck_update
+from decks.services.write import DeckConflict, deck_update, write_steps
 from engines.errors import InputError
 
 
@@ -156,42 +149,9 @@ def _apply(
         raise InputError("card", f"{gone[0]!r} has left the catalogue: it cannot come back.")
     if not changes:
         raise InputError(kind, f"Nothing to {kind}: the deck already holds those cards.")
-    now = timezone.now()
-    with transaction.atomic(savepoint=False):
-        updated = Deck.objects.filter(pk=deck.pk, version=version).update(
-            version=F("version") + 1, updated_at=now
-        )
-        if updated:
-            for short_id, zone, had, wanted in changes:
-                known = snap.cards.get(str(short_id))
-                pk = known.pk if known is not None else None
-                rows: Any = (
-                    MaybeEntry.objects.filter(deck=deck, card__short_id=short_id)
-                    if zone == MAYBE
-                    else DeckEntry.objects.filter(deck=deck, card__short_id=short_id, zone=zone)
-                )
-                if not wanted:
-                    rows.delete()
-                elif not had:
-                    where = {} if zone == MAYBE else {"zone": zone}
-                    rows.model.objects.create(deck=deck, card_id=pk, quantity=wanted, **where)
-                else:
-                    rows.update(quantity=wanted)
-            deck.version, deck.updated_at = version + 1, now
-            fold_or_record(
-                deck=deck,
-                number=version + 1,
-                author=author,
-                latest=latest,
-                changes=changes,
-                settings_changed={},
-                kind=kind,
-                after=deck_state(deck) if is_keyframe(version + 1) else None,
-                now=now,
-            )
-            decks_changed()
-    if not updated:
-        raise DeckConflict(Deck.objects.get(pk=deck.pk).version)
+    write_steps(
+        deck=deck, version=version, author=author, latest=latest, changes=changes, kind=kind
+    )
     return deck
 
 
@@ -206,25 +166,27 @@ def _refusal(state: UndoState, verb: str) -> InputError:
     return InputError(verb, f"Nothing to {verb}.")
 
 
+def _travel(*, deck: Deck, expected_version: int | None, author: User, kind: str) -> Deck:
+    """Undo (`kind` UNDO: each card back to its quantity before the latest step) or redo
+    (REDO: the step undone last, put back), from the deck's history."""
+    state = undo_state(deck, author)
+    stack = state.undo if kind == UNDO else state.redo
+    if not stack:
+        raise _refusal(state, kind)
+    side = 2 if kind == UNDO else 3
+    targets = {(c[0], c[1]): c[side] for c in stack[-1]}
+    return _apply(
+        deck=deck, expected_version=expected_version, author=author, targets=targets, kind=kind
+    )
+
+
 def deck_undo(*, deck: Deck, expected_version: int | None, author: User) -> Deck:
     """Take back the author's latest change to the deck's cards (one step of a folded
     version, or a whole version saved at once), from the deck's recorded history, so it
     works after a reload. Refused (InputError) when someone else changed the deck since."""
-    state = undo_state(deck, author)
-    if not state.undo:
-        raise _refusal(state, "undo")
-    targets = {(s, z): before for s, z, before, _after in state.undo[-1]}
-    return _apply(
-        deck=deck, expected_version=expected_version, author=author, targets=targets, kind=UNDO
-    )
+    return _travel(deck=deck, expected_version=expected_version, author=author, kind=UNDO)
 
 
 def deck_redo(*, deck: Deck, expected_version: int | None, author: User) -> Deck:
     """Put back the change the author's latest undo took back."""
-    state = undo_state(deck, author)
-    if not state.redo:
-        raise _refusal(state, "redo")
-    targets = {(s, z): after for s, z, _before, after in state.redo[-1]}
-    return _apply(
-        deck=deck, expected_version=expected_version, author=author, targets=targets, kind=REDO
-    )
+    return _travel(deck=deck, expected_version=expected_version, author=author, kind=REDO)

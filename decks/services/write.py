@@ -345,7 +345,6 @@ def deck_card_step(
         wanted = max(0, min(MAX_QUANTITY, quantity if quantity is not None else had + step))
         if wanted > had and not had and len(plan) >= MAX_MAYBE:
             raise InputError("card", f"A deck plans at most {MAX_MAYBE} different cards.")
-        rows: Any = MaybeEntry.objects.filter(deck=deck, card_id=found.pk)
     else:
         entries = current.intake if current is not None else intake_deck(deck)
         changed = intake_quantity(
@@ -357,7 +356,6 @@ def deck_card_step(
         )
         if wanted > had:
             bounded(changed, snap.engine, "card")
-        rows = DeckEntry.objects.filter(deck=deck, card_id=found.pk, zone=zone)
     if wanted == had:
         return Stepped(_unchanged(deck, version), entries)
     faction_id = deck.faction_id
@@ -368,6 +366,35 @@ def deck_card_step(
         if inferred is not None:
             faction_id = inferred.pk
             settings_changed["faction"] = [None, inferred.name]
+    write_steps(
+        deck=deck,
+        version=version,
+        author=author,
+        latest=latest,
+        changes=[[found.short_id, zone, had, wanted]],
+        kind=EDIT,
+        settings_changed=settings_changed,
+        faction_id=faction_id,
+    )
+    return Stepped(deck, changed if entries is not None else None)
+
+
+def write_steps(
+    *,
+    deck: Deck,
+    version: int,
+    author: User | None,
+    latest: Latest | None,
+    changes: list[list[Any]],
+    kind: str,
+    settings_changed: dict[str, list[Any]] | None = None,
+    faction_id: int | None = None,
+) -> None:
+    """Write a builder step (`changes`: [short id, zone, had, wanted] each, MAYBE the planned
+    cards) if the deck is still at `version`, and record it, folded when it may be; DeckConflict
+    otherwise, nothing written. One row's INSERT, UPDATE or DELETE per change."""
+    snap = game_snapshot(deck.game.slug)
+    faction_id = faction_id if faction_id is not None else deck.faction_id
     now = timezone.now()
     # No savepoint: inside a request's transaction this adds no statements, and nothing is
     # written before the version check, so a conflict is raised after the block, clean.
@@ -376,22 +403,32 @@ def deck_card_step(
             version=F("version") + 1, faction_id=faction_id, updated_at=now
         )
         if updated:
-            if not wanted:
-                rows.delete()
-            elif not had:
-                where = {} if zone == MAYBE else {"zone": zone}
-                rows.model.objects.create(deck=deck, card_id=found.pk, quantity=wanted, **where)
-            else:
-                rows.update(quantity=wanted)
+            for short_id, zone, had, wanted in changes:
+                known = snap.cards.get(str(short_id))
+                card: dict[str, Any] = (
+                    {"card_id": known.pk} if known is not None else {"card__short_id": short_id}
+                )
+                rows: Any = (
+                    MaybeEntry.objects.filter(deck=deck, **card)
+                    if zone == MAYBE
+                    else DeckEntry.objects.filter(deck=deck, zone=zone, **card)
+                )
+                if not wanted:
+                    rows.delete()
+                elif not had and known is not None:
+                    where = {} if zone == MAYBE else {"zone": zone}
+                    rows.model.objects.create(deck=deck, card_id=known.pk, quantity=wanted, **where)
+                else:
+                    rows.update(quantity=wanted)
             deck.version, deck.updated_at, deck.faction_id = version + 1, now, faction_id
             fold_or_record(
                 deck=deck,
                 number=version + 1,
                 author=author,
                 latest=latest,
-                changes=[[found.short_id, zone, had, wanted]],
-                settings_changed=settings_changed,
-                kind=EDIT,
+                changes=changes,
+                settings_changed=settings_changed or {},
+                kind=kind,
                 # A keyframe needs the whole deck: read it back, once in KEYFRAME_EVERY writes.
                 after=deck_state(deck) if is_keyframe(version + 1) else None,
                 now=now,
@@ -401,4 +438,3 @@ def deck_card_step(
             decks_changed()
     if not updated:
         raise DeckConflict(Deck.objects.get(pk=deck.pk).version)
-    return Stepped(deck, changed if entries is not None else None)
