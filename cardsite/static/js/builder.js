@@ -172,7 +172,9 @@
     if (!button || button.disabled) return;
     const form = button.form;
     edit(form.getAttribute("action"), {}, false).then(() => {
-      if (!panel().querySelector(".alert")) announce(`${verb}: `);
+      // A refusal is said in the panel; the status would only repeat an older count.
+      if (panel().querySelector(".alert")) say("");
+      else announce(`${verb}: `);
     });
   };
   const undo = () => tool("undo", "Undone");
