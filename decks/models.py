@@ -205,6 +205,14 @@ class DeckVersion(models.Model):
     setting_changes = models.JSONField(default=dict, blank=True)
     # {"cards": [[short_id, zone, quantity], ...], "settings": {...}}, or None.
     snapshot = models.JSONField(null=True, blank=True)
+    # The steps the version is made of, in order, each [kind, changes] with kind "edit",
+    # "undo" or "redo" and changes as above: the builder's undo and redo read them (so they
+    # survive a reload), and a folded version keeps every click it folded. None: a version
+    # undo cannot reach past (a deck's creation, or one saved before steps were kept).
+    steps = models.JSONField(null=True, blank=True)
+    # A builder version still folding: its author's next builder edit within FOLD_WINDOW
+    # joins it (decks/services/history.py). Any other write, or a checkpoint, closes it.
+    open = models.BooleanField(default=False)
 
     objects = DeckVersionManager()
 

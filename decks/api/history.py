@@ -372,13 +372,21 @@ class DeckHistoryActions:
 
 
 def _version(version: DeckVersion, first: int) -> dict[str, Any]:
-    counts = summary(version.changes)
+    counts = summary(version.changes, version.steps)
     return {
         "version": version.number,
         "created_at": _DATETIME.to_representation(version.created_at),
         "author": version.author.get_username() if version.author else None,
         "note": version.note,
-        "summary": {"added": counts.added, "removed": counts.removed, "changed": counts.changed},
+        "summary": {
+            "added": counts.added,
+            "removed": counts.removed,
+            "changed": counts.changed,
+            "copies_added": counts.copies_added,
+            "copies_removed": counts.copies_removed,
+            "steps": counts.steps,
+            "text": counts.words,
+        },
         "first": version.number == first,
     }
 

@@ -26,6 +26,13 @@ class SummarySerializer(serializers.Serializer):
     added = serializers.IntegerField(help_text="Cards (by zone) that were not there before.")
     removed = serializers.IntegerField(help_text="Cards (by zone) taken out altogether.")
     changed = serializers.IntegerField(help_text="Cards (by zone) whose quantity changed.")
+    copies_added = serializers.IntegerField(help_text="Copies put in, over every card.")
+    copies_removed = serializers.IntegerField(help_text="Copies taken out, over every card.")
+    steps = serializers.IntegerField(
+        help_text="The builder edits folded into this version (1 for any other write): one "
+        "author's edits in a row, each within 10 minutes of the one before, are one version."
+    )
+    text = serializers.CharField(help_text='In words, e.g. "+7 cards, \u22122 (9 changes)".')
 
 
 class VersionSerializer(serializers.Serializer):

@@ -74,9 +74,10 @@ def versions_kept(deck: Deck) -> int:
 
 
 def page_of(deck: Deck, number: int) -> int:
-    """The history page showing version `number`: kept versions run unbroken from the first
-    kept one to the deck's current one, newest first."""
-    return max(1, (deck.version - number) // PER_PAGE + 1)
+    """The history page showing version `number`, newest first: counted, since folded builder
+    edits leave gaps in the kept numbers (one indexed count)."""
+    newer = DeckVersion.objects.filter(deck=deck, number__gt=number).count()
+    return newer // PER_PAGE + 1
 
 
 @dataclass(frozen=True)

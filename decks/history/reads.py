@@ -67,7 +67,7 @@ def version_views(deck: Deck, versions: list[DeckVersion], first: int) -> list[V
                 author=version.author.get_username() if version.author else None,
                 note=version.note,
                 diff=Diff(diff.added, diff.removed, diff.changed, version.setting_changes),
-                summary=summary(version.changes),
+                summary=summary(version.changes, version.steps),
                 first=version.number == first,
             )
         )

@@ -38,9 +38,18 @@ from decks.services.resolve import (
 from decks.services.summary import SummaryRow, SummaryTable, summary_table
 from decks.services.validate import CheckResult, check, format_for, legality, problem_json
 from decks.services.variants import deck_branch, deck_fork
-from decks.services.versions import deck_move_card, deck_revert, version_annotate
+from decks.services.versions import (
+    deck_checkpoint,
+    deck_move_card,
+    deck_redo,
+    deck_revert,
+    deck_undo,
+    version_annotate,
+)
 from decks.services.write import (
+    Current,
     DeckConflict,
+    deck_card_step,
     deck_create,
     deck_set_quantity,
     deck_update,
@@ -50,6 +59,7 @@ __all__ = [
     "UNSAVABLE",
     "ChartSeries",
     "CheckResult",
+    "Current",
     "DeckChart",
     "DeckConflict",
     "DeckContentError",
@@ -65,14 +75,18 @@ __all__ = [
     "SummaryTable",
     "check",
     "deck_branch",
+    "deck_card_step",
     "deck_charts",
+    "deck_checkpoint",
     "deck_create",
     "deck_delete",
     "deck_fork",
     "deck_move_card",
+    "deck_redo",
     "deck_restore",
     "deck_revert",
     "deck_set_quantity",
+    "deck_undo",
     "deck_update",
     "decks_purge",
     "format_for",

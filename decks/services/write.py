@@ -9,6 +9,7 @@ known; rules of the format do not stop a save (a deck in progress is rarely lega
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -22,10 +23,14 @@ from cardsite.catalogue.models import Game
 from decks.models import Deck, DeckEntry, MaybeEntry
 from decks.public.versioning import decks_changed
 from decks.services.history import (
+    EDIT,
     MAYBE,
     DeckState,
+    Latest,
     deck_state,
+    fold_or_record,
     is_keyframe,
+    latest_version,
     note_text,
     record_version,
     settings_of,
@@ -259,6 +264,23 @@ def deck_update(
     return deck
 
 
+@dataclass(frozen=True)
+class Current:
+    """What a +/- reads before it writes, when the caller read it already (with the deck, in
+    one query: decks.reading.editing.deck_for_edit): the deck's cards and latest version."""
+
+    intake: Intake
+    latest: Latest | None
+
+
+@dataclass(frozen=True)
+class Stepped:
+    """A +/- done: the deck, and its cards after it (None for a planned card's)."""
+
+    deck: Deck
+    intake: Intake | None
+
+
 def deck_set_quantity(
     *,
     deck: Deck,
@@ -269,15 +291,39 @@ def deck_set_quantity(
     quantity: int | None = None,
     author: User | None = None,
 ) -> Deck:
+    """deck_card_step, for a caller that needs the deck alone."""
+    return deck_card_step(
+        deck=deck,
+        expected_version=expected_version,
+        card=card,
+        zone=zone,
+        step=step,
+        quantity=quantity,
+        author=author,
+    ).deck
+
+
+def deck_card_step(
+    *,
+    deck: Deck,
+    expected_version: int | None,
+    card: str,
+    zone: str | None = None,
+    step: int = 0,
+    quantity: int | None = None,
+    author: User | None = None,
+    current: Current | None = None,
+) -> Stepped:
     """Change one card's quantity by `step`, or set it to `quantity` (0 takes it out), only if
     the deck is still at `expected_version` (None: whatever it is now). The zone MAYBE is the
     planned cards beside the deck.
 
     The builder's +/- is the commonest write there is, so it touches only what it changes:
-    one read of the entries, then the version bump, one INSERT, UPDATE or DELETE of that
-    card's row, and the version's one-line record. A change that changes nothing writes
-    nothing. Adding past the deck limits (`bounded`) is an InputError naming them; taking
-    cards out never is."""
+    the deck's cards and latest version (`current`, or read here), then the version bump,
+    one INSERT, UPDATE or DELETE of that card's row, and one write of the version, folded
+    into the author's open builder version when it may be (history.fold_or_record). A change
+    that changes nothing writes nothing. Adding past the deck limits (`bounded`) is an
+    InputError naming them; taking cards out never is."""
     snap = game_snapshot(deck.game.slug)
     found = snap.cards.get(card)
     if found is None:
@@ -291,62 +337,104 @@ def deck_set_quantity(
     version = expected_version if expected_version is not None else deck.version
     if version != deck.version:
         raise DeckConflict(deck.version)
+    latest = current.latest if current is not None else latest_version(deck)
+    entries = None
     if zone == MAYBE:
         plan = dict(deck.maybe.values_list("card__short_id", "quantity"))
         had = plan.get(found.short_id, 0)
         wanted = max(0, min(MAX_QUANTITY, quantity if quantity is not None else had + step))
         if wanted > had and not had and len(plan) >= MAX_MAYBE:
             raise InputError("card", f"A deck plans at most {MAX_MAYBE} different cards.")
-        rows: Any = MaybeEntry.objects.filter(deck=deck, card_id=found.pk)
-        current = None
     else:
-        current = intake_deck(deck)
+        entries = current.intake if current is not None else intake_deck(deck)
         changed = intake_quantity(
-            current, short_id=found.short_id, zone=zone, step=step, quantity=quantity
+            entries, short_id=found.short_id, zone=zone, step=step, quantity=quantity
         )
         had, wanted = (
             sum(c.quantity for c in cards.cards if c.short_id == found.short_id and c.zone == zone)
-            for cards in (current, changed)
+            for cards in (entries, changed)
         )
         if wanted > had:
             bounded(changed, snap.engine, "card")
-        rows = DeckEntry.objects.filter(deck=deck, card_id=found.pk, zone=zone)
     if wanted == had:
-        return _unchanged(deck, version)
+        return Stepped(_unchanged(deck, version), entries)
     faction_id = deck.faction_id
     settings_changed: dict[str, list[Any]] = {}
-    if faction_id is None and current is not None:
+    if faction_id is None and entries is not None:
         # As deck_update does: a deck of no stated faction takes the one its cards share.
         inferred = resolve(game=snap.slug, intake=changed).faction
         if inferred is not None:
             faction_id = inferred.pk
             settings_changed["faction"] = [None, inferred.name]
+    write_steps(
+        deck=deck,
+        version=version,
+        author=author,
+        latest=latest,
+        changes=[[found.short_id, zone, had, wanted]],
+        kind=EDIT,
+        settings_changed=settings_changed,
+        faction_id=faction_id,
+    )
+    return Stepped(deck, changed if entries is not None else None)
+
+
+def write_steps(
+    *,
+    deck: Deck,
+    version: int,
+    author: User | None,
+    latest: Latest | None,
+    changes: list[list[Any]],
+    kind: str,
+    settings_changed: dict[str, list[Any]] | None = None,
+    faction_id: int | None = None,
+) -> None:
+    """Write a builder step (`changes`: [short id, zone, had, wanted] each, MAYBE the planned
+    cards) if the deck is still at `version`, and record it, folded when it may be; DeckConflict
+    otherwise, nothing written. One row's INSERT, UPDATE or DELETE per change."""
+    snap = game_snapshot(deck.game.slug)
+    faction_id = faction_id if faction_id is not None else deck.faction_id
     now = timezone.now()
-    with transaction.atomic():
+    # No savepoint: inside a request's transaction this adds no statements, and nothing is
+    # written before the version check, so a conflict is raised after the block, clean.
+    with transaction.atomic(savepoint=False):
         updated = Deck.objects.filter(pk=deck.pk, version=version).update(
             version=F("version") + 1, faction_id=faction_id, updated_at=now
         )
-        if not updated:
-            raise DeckConflict(Deck.objects.get(pk=deck.pk).version)
-        if not wanted:
-            rows.delete()
-        elif not had:
-            where = {} if zone == MAYBE else {"zone": zone}
-            rows.model.objects.create(deck=deck, card_id=found.pk, quantity=wanted, **where)
-        else:
-            rows.update(quantity=wanted)
-        deck.version, deck.updated_at, deck.faction_id = version + 1, now, faction_id
-        record_version(
-            deck=deck,
-            number=version + 1,
-            author=author,
-            before=None,
-            # A keyframe needs the whole deck: read it back, once in KEYFRAME_EVERY writes.
-            after=deck_state(deck) if is_keyframe(version + 1) else None,
-            changes=[[found.short_id, zone, had, wanted]],
-            settings_changed=settings_changed,
-        )
-        # As deck_update: update() sends no post_save, and the cached lists of public decks
-        # (a card's "used in", the sitemap's lastmod) must see the new cards and date.
-        decks_changed()
-    return deck
+        if updated:
+            for short_id, zone, had, wanted in changes:
+                known = snap.cards.get(str(short_id))
+                card: dict[str, Any] = (
+                    {"card_id": known.pk} if known is not None else {"card__short_id": short_id}
+                )
+                rows: Any = (
+                    MaybeEntry.objects.filter(deck=deck, **card)
+                    if zone == MAYBE
+                    else DeckEntry.objects.filter(deck=deck, zone=zone, **card)
+                )
+                if not wanted:
+                    rows.delete()
+                elif not had and known is not None:
+                    where = {} if zone == MAYBE else {"zone": zone}
+                    rows.model.objects.create(deck=deck, card_id=known.pk, quantity=wanted, **where)
+                else:
+                    rows.update(quantity=wanted)
+            deck.version, deck.updated_at, deck.faction_id = version + 1, now, faction_id
+            fold_or_record(
+                deck=deck,
+                number=version + 1,
+                author=author,
+                latest=latest,
+                changes=changes,
+                settings_changed=settings_changed or {},
+                kind=kind,
+                # A keyframe needs the whole deck: read it back, once in KEYFRAME_EVERY writes.
+                after=deck_state(deck) if is_keyframe(version + 1) else None,
+                now=now,
+            )
+            # As deck_update: update() sends no post_save, and the cached lists of public
+            # decks (a card's "used in", the sitemap's lastmod) must see the new cards and date.
+            decks_changed()
+    if not updated:
+        raise DeckConflict(Deck.objects.get(pk=deck.pk).version)

@@ -3,6 +3,7 @@ and renders."""
 
 from decks.views.accounts import password_reset, signup
 from decks.views.builder import (
+    deck_checkpoint_view,
     deck_edit,
     deck_edit_card,
     deck_edit_maybe,
@@ -10,6 +11,8 @@ from decks.views.builder import (
     deck_fork_view,
     deck_import,
     deck_new,
+    deck_redo_view,
+    deck_undo_view,
 )
 from decks.views.building import deck_build_view, deck_missing_file
 from decks.views.compare import deck_compare
@@ -30,6 +33,7 @@ from decks.views.variants import deck_variants
 __all__ = [
     "calibration_pdf",
     "deck_build_view",
+    "deck_checkpoint_view",
     "deck_compare",
     "deck_delete_view",
     "deck_detail",
@@ -50,10 +54,12 @@ __all__ = [
     "deck_proxies",
     "deck_proxies_form",
     "deck_proxies_preview",
+    "deck_redo_view",
     "deck_restore_view",
     "deck_revert_view",
     "deck_tts_file",
     "deck_tts_sheet",
+    "deck_undo_view",
     "deck_variants",
     "job_detail",
     "job_result",

@@ -8,6 +8,9 @@ and zones, and which faces are printed sideways.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -22,18 +25,20 @@ from django.utils.safestring import SafeString, mark_safe
 
 from cardsite.catalogue.models import Card
 from cardsite.collection.selectors import own_quantities
-from decks.exports.text import deck_code
 from decks.models import Deck
 from decks.reading.owning import owned_by_short_id
 from decks.reading.selectors import PlannedCard, planned_cards
 from decks.services import (
     CheckResult,
+    ResolvedDeck,
     ResolvedEntry,
     check,
     deck_charts,
     intake_deck,
     resolve,
 )
+from decks.services.history import UndoState, undo_state
+from decks.services.intake import Intake
 from decks.views.building import builder_collection
 from decks.views.common import export_context
 from engines.base import GameEngine
@@ -138,12 +143,13 @@ class Row:
     short: bool = False
 
     @classmethod
-    def of(cls, entry: ResolvedEntry, engine: GameEngine) -> Row:
+    def of(cls, entry: ResolvedEntry, engine: GameEngine, stats: bool = True) -> Row:
+        """`stats`: draw the key stats now (a +/- draws only the rows it sends: fill_stats)."""
         card = entry.card
         return cls(
             entry,
             row_anchor(entry),
-            stats_html(key_stats(engine, card.stats)),
+            stats_html(key_stats(engine, card.stats)) if stats else mark_safe(""),
             card.short_id,
             entry.zone,
             card.name,
@@ -165,11 +171,18 @@ class Row:
     def titles(self) -> str:
         return " ".join(p.problem.message for p in self.problems)
 
+    @property
+    def signature(self) -> tuple[Any, ...]:
+        """Everything the row shows that an edit elsewhere can change: rows whose signature
+        is the same before and after an edit are not drawn again."""
+        return (self.quantity, self.owned, self.short, tuple(p.id for p in self.problems))
+
 
 @dataclass
 class Group:
     label: str
     rows: list[Row]
+    key: str = ""
 
     @property
     def count(self) -> int:
@@ -199,15 +212,20 @@ def _grouped(engine: GameEngine, rows: list[Row], group: str) -> list[Group]:
         for row in rows:
             buckets[row.entry.card.card_type or TYPE_NOT_GIVEN].append(row)
         keys = sorted(buckets, key=lambda name: (order.get(name, len(order)), name))
-        return [Group(name, buckets[name]) for name in keys]
+        return [Group(name, buckets[name], group_key(name)) for name in keys]
     for row in rows:
         value = row.entry.card.stats.get(spec.key)
         buckets[value if isinstance(value, int) else None].append(row)
     numbers = sorted(k for k in buckets if k is not None)
-    groups = [Group(f"{spec.label} {n}", buckets[n]) for n in numbers]
+    groups = [Group(f"{spec.label} {n}", buckets[n], f"n{n}") for n in numbers]
     if None in buckets:
-        groups.append(Group(f"Without {spec.label}", buckets[None]))
+        groups.append(Group(f"Without {spec.label}", buckets[None], "none"))
     return groups
+
+
+def group_key(label: str) -> str:
+    """A group's part of its element id: the label's letters and digits."""
+    return re.sub(r"[^a-z0-9]+", "-", label.casefold()).strip("-") or "other"
 
 
 def _shown_problems(problems: Iterable[Problem], rows: list[Row]) -> list[ShownProblem]:
@@ -216,8 +234,11 @@ def _shown_problems(problems: Iterable[Problem], rows: list[Row]) -> list[ShownP
     for row in rows:
         by_name[row.entry.card.name].append(row)
     shown = []
-    for n, problem in enumerate(problems, start=1):
-        item = ShownProblem(f"problem-{n}", problem)
+    for problem in problems:
+        # By its words, not its place: a row drawn again alone after an edit names the same
+        # problem as the list drawn with it.
+        digest = hashlib.blake2s(f"{problem.code}|{problem.message}".encode(), digest_size=5)
+        item = ShownProblem(f"problem-{digest.hexdigest()}", problem)
         named = [name for name in problem.cards if name in by_name]
         item.links = [(name, by_name[name][0].anchor) for name in named[:PROBLEM_LINKS]]
         item.more = max(0, len(named) - PROBLEM_LINKS)
@@ -228,19 +249,39 @@ def _shown_problems(problems: Iterable[Problem], rows: list[Row]) -> list[ShownP
     return shown
 
 
-def panel_context(deck: Deck, choices: Choices, *, with_export: bool = False) -> dict[str, Any]:
-    """What the deck panel shows: live problems first, counts and the charts, then the list by
-    zone and by the chosen grouping, and the state undo returns to (a deck code); with
-    `with_export`, also what the page's export panel shows, from the same resolve."""
+@dataclass
+class Core:
+    """The panel's parts that come from the deck's cards alone: no query."""
+
+    resolved: ResolvedDeck
+    result: CheckResult
+    rows: list[Row]
+    problems: list[ShownProblem]
+    zones: list[ZoneBlock]
+    in_deck: dict[str, int]
+    owned: dict[str, int]
+
+
+def panel_core(
+    deck: Deck,
+    choices: Choices,
+    intake: Intake,
+    owned: Mapping[str, int] | None = None,
+    *,
+    stats: bool = True,
+) -> Core:
+    """The deck's cards (`intake`) resolved, checked and laid out as the panel shows them;
+    `owned` the copies held by short id (None: read here, one query); `stats`: each row's
+    key stats drawn (else fill_stats draws those of the rows sent)."""
     engine = deck.game.engine
     resolved = resolve(
         game=deck.game.slug,
-        intake=intake_deck(deck),
+        intake=intake,
         faction=deck.faction.name if deck.faction else None,
     )
     result: CheckResult = check(resolved, deck.format)
     rows = [
-        Row.of(e, engine)
+        Row.of(e, engine, stats)
         for e in sorted(resolved.entries, key=lambda e: (e.card.name, e.card.short_id))
     ]
     problems = _shown_problems(result.problems, rows)
@@ -252,25 +293,32 @@ def panel_context(deck: Deck, choices: Choices, *, with_export: bool = False) ->
         for z in engine.zones
         if by_zone.get(z.slug)
     ]
-    cost = engine.stat(engine.chart_stat) if engine.chart_stat else None
-    groupings = [("type", "By type")] + ([("cost", f"By {cost.label}")] if cost else [])
     in_deck: Counter[str] = Counter()
     for e in resolved.entries:
         in_deck[e.card.short_id] += e.quantity
-    owned = owned_by_short_id(deck.owner, {e.card.short_id: e.card.pk for e in resolved.entries})
+    if owned is None:
+        ids = {e.card.short_id: e.card.pk for e in resolved.entries}
+        owned = owned_by_short_id(deck.owner, ids)
     for row in rows:
         row.owned = owned.get(row.short_id, 0)
         row.short = row.owned < in_deck[row.short_id]
-    # Beside the deck, never in it: not in the counts, the checks or the code.
-    planned = planned_cards(deck=deck)
+    return Core(resolved, result, rows, problems, zones, dict(in_deck), dict(owned))
+
+
+def _head_context(deck: Deck, choices: Choices, core: Core) -> dict[str, Any]:
+    """What the panel's head (legality, counts, the curve, problems, collection) shows."""
+    engine = deck.game.engine
+    cost = engine.stat(engine.chart_stat) if engine.chart_stat else None
+    groupings = [("type", "By type")] + ([("cost", f"By {cost.label}")] if cost else [])
+    charts = deck_charts(core.resolved)
     return {
-        **(export_context(deck, resolved) if with_export else {}),
         "deck": deck,
-        "result": result,
+        "result": core.result,
         "format": engine.format(deck.format),
-        "problems": problems,
-        "zones": zones,
-        "charts": deck_charts(resolved),
+        "problems": core.problems,
+        "zones": core.zones,
+        "charts": charts,
+        "curve": mini_curve(charts[0]) if charts else None,
         "choices": choices,
         "by_cost": choices.group == "cost",
         "version": str(deck.version),
@@ -284,20 +332,100 @@ def panel_context(deck: Deck, choices: Choices, *, with_export: bool = False) ->
             (value, label, choices.url(deck, group=value), value == choices.group)
             for value, label in groupings
         ],
-        "code": deck_code(deck, resolved),
-        # The cards alone (the deck's, then the planned ones), to tell whether an edit or an
-        # undo changed them.
-        "state": ";".join(
-            sorted(f"{e.card.short_id}*{e.quantity}@{e.zone}" for e in resolved.entries)
-        )
-        + f"|{maybe_code(planned)}",
-        "in_deck": dict(in_deck),
-        **builder_collection(deck, in_deck, owned),
+        "in_deck": core.in_deck,
+    }
+
+
+@dataclass(frozen=True)
+class CurveBar:
+    label: str
+    value: int
+    # Its height in tenths of the tallest bar, for the stylesheet (data-h="0".."10").
+    tenths: int
+
+
+def mini_curve(chart: Any) -> list[CurveBar]:
+    """The first chart's first series as small bars for the panel's sticky head: the curve
+    stays in view while the full charts scroll away."""
+    values = list(chart.series[0].values) if chart.series else []
+    top = max(values, default=0) or 1
+    return [
+        CurveBar(str(label), int(v), round(10 * v / top))
+        for label, v in zip(chart.labels, values, strict=False)
+    ]
+
+
+def panel_context(
+    deck: Deck,
+    choices: Choices,
+    *,
+    with_export: bool = False,
+    undo: UndoState | None = None,
+) -> dict[str, Any]:
+    """What the deck panel shows: live problems first, counts and the charts, then the list by
+    zone and by the chosen grouping, and what undo and redo can do (`undo`, read here when
+    not given); with `with_export`, also what the page's export panel shows, from the same
+    resolve."""
+    core = panel_core(deck, choices, intake_deck(deck))
+    # Beside the deck, never in it: not in the counts, the checks or the code.
+    planned = planned_cards(deck=deck)
+    undo = undo if undo is not None else undo_state(deck, deck.owner)
+    return {
+        **(export_context(deck, core.resolved) if with_export else {}),
+        **_head_context(deck, choices, core),
+        **builder_collection(deck, core.in_deck, core.owned),
+        # Blocked by someone else's change, undo stays offered: pressing it says why not.
+        "can_undo": bool(undo.undo) or undo.blocked_by is not None,
+        "can_redo": bool(undo.redo),
+        "counts_json": json.dumps(core.in_deck),
+        "planned_json": json.dumps({p.short_id: p.quantity for p in planned}),
         "planned": planned,
         "planned_counts": {p.short_id: p.quantity for p in planned},
         "planned_total": sum(p.quantity for p in planned),
-        # What undo puts back beside the deck's code: the planned cards, as decks:import reads.
-        "maybe_code": maybe_code(planned),
+    }
+
+
+def panel_changes(deck: Deck, choices: Choices, before: Core, after: Core) -> dict[str, Any] | None:
+    """What the panel must draw again after a +/- took it from `before` to `after`: the rows
+    that changed (by signature), and the groups or zones whose rows came or went, each
+    whole; with the head. None when a zone came or went: then the whole panel is drawn."""
+    zones_before = {z.slug: z for z in before.zones}
+    zones_after = {z.slug: z for z in after.zones}
+    if set(zones_before) != set(zones_after):
+        return None
+    old = {r.anchor: r.signature for r in before.rows}
+    zones: list[ZoneBlock] = []
+    groups: list[tuple[ZoneBlock, Group]] = []
+    counts: list[tuple[ZoneBlock, Group]] = []
+    rows: list[Row] = []
+    for slug, zone in zones_after.items():
+        keys_before = {g.key: {r.anchor for r in g.rows} for g in zones_before[slug].groups}
+        keys_after = {g.key: {r.anchor for r in g.rows} for g in zone.groups}
+        if set(keys_before) != set(keys_after):
+            zones.append(zone)
+            continue
+        for group in zone.groups:
+            if keys_before[group.key] != keys_after[group.key]:
+                groups.append((zone, group))
+                continue
+            changed = [r for r in group.rows if old.get(r.anchor) != r.signature]
+            rows.extend(changed)
+            if changed:
+                # Its count may have changed too: its heading is drawn with the rows.
+                counts.append((zone, group))
+    return {
+        **_head_context(deck, choices, after),
+        **(builder_collection(deck, after.in_deck, after.owned) if deck.built_at is None else {}),
+        "oob_zones": zones,
+        "oob_groups": groups,
+        "oob_group_counts": counts,
+        "oob_rows": rows,
+        "zone_counts": [z for z in after.zones if z not in zones],
+        "oob_collection": deck.built_at is None,
+        # A +/- just made: it can be undone, and it ends what could be redone.
+        "can_undo": True,
+        "can_redo": False,
+        "counts_json": json.dumps(after.in_deck),
     }
 
 

@@ -46,7 +46,7 @@ def new_deck(page, server, game_format, name):
     page.get_by_role("button", name="Create and start building").click()
     expect(page).to_have_url(re.compile(r"/decks/[\w-]+/edit/$"))
     # The toolbar appears when builder.js has started: from here on, only keys.
-    expect(page.locator("#builder-tools")).to_be_visible()
+    expect(page.locator("#show-shortcuts")).to_be_visible()
 
 
 def search(page, query):
@@ -136,6 +136,30 @@ def test_undo_and_redo_walk_back_and_forth_through_edits(server, page, player, s
     settled(page, 1)
     expect(redo).to_be_disabled()
     expect(status).to_have_text("1 card, not legal in Limited.")
+
+
+def test_undo_and_redo_still_work_after_a_reload(server, page, player):
+    sign_in(page, server, USERNAME, PASSWORD)
+    new_deck(page, server, "conquest-of-orion/limited", "Reload")
+    search(page, "f:aliens t:unit")
+    page.keyboard.press("+")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("+")
+    page.keyboard.press("+")
+    settled(page, 3)
+    page.reload()
+    undo = page.get_by_role("button", name="Undo the last change to the cards")
+    redo = page.get_by_role("button", name="Redo the change undone")
+    expect(undo).to_be_enabled()
+    expect(redo).to_be_disabled()
+    page.locator("#deck-panel li.deck-row a").first.focus()
+    page.keyboard.press("Control+z")
+    settled(page, 2)
+    page.reload()
+    expect(redo).to_be_enabled()
+    redo.click()
+    settled(page, 3)
+    expect(redo).to_be_disabled()
 
 
 def test_plus_and_minus_act_on_the_focused_deck_row_and_keep_focus_there(server, page, player):
@@ -246,11 +270,11 @@ def test_an_undo_after_the_deck_changed_elsewhere_is_refused_and_says_so(
         deck = Deck.objects.get(owner=player, name="Elsewhere")
         other = page.locator("#builder-results li.result").nth(1).get_attribute("data-card")
         deck_set_quantity(deck=deck, expected_version=None, card=other, step=1)
+    # Undo works from the deck's history, where someone else's change now comes last: it is
+    # refused, saying why, and the deck is shown as it is now, the other card included.
     page.keyboard.press("Control+z")
-    expect(page.locator("#deck-panel .alert")).to_contain_text("The deck changed elsewhere")
-    settled(page, 2)  # shown as it is now, the other tab's card included
-    expect(page.get_by_role("button", name="Undo the last change to the cards")).to_be_disabled()
-    expect(page.locator("#tools-status")).to_have_text(
-        "The deck changed elsewhere; undo starts again from here."
+    expect(page.locator("#deck-panel .alert")).to_contain_text(
+        "Someone changed this deck after your last change"
     )
+    settled(page, 2)
     shoot("conflict")

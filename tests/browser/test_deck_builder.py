@@ -65,8 +65,12 @@ def test_a_player_builds_a_legal_deck_from_nothing_and_sees_a_problem_come_and_g
     expect(row).to_have_count(1)
     expect(row).to_contain_text(orc_card)
     expect(row.get_by_role("link", name=orc_card)).to_have_attribute(
-        "aria-describedby", re.compile(r"problem-\d+")
+        "aria-describedby", re.compile(r"problem-\w+")
     )
+    # The problem's words are shown in the row itself, not only in a tooltip.
+    expect(row.locator(".row-problems")).to_be_visible()
+    expect(row.locator(".row-problems")).to_contain_text("not of the deck's faction")
+    expect(page.locator("#deck-panel h3.zone-head[data-zone]").first).to_be_visible()
     assert page.url.endswith("#" + row.get_attribute("id"))
     shoot("problem-marked")
 

@@ -110,3 +110,40 @@ def test_a_note_is_added_without_javascript_on_a_phone(server, browser, deck, re
         expect(page.locator("#version-1 .version-note")).to_have_text("swapped the Celestial")
     finally:
         context.close()
+
+
+def test_clicks_in_a_row_fold_into_one_version_and_a_checkpoint_starts_the_next(
+    server, page, deck, shoot
+):
+    deck, picked = deck
+    sign_in(page, server, USERNAME, PASSWORD)
+    page.goto(f"{server}/decks/{deck.share_key}/edit/")
+    # Every write tells the page's other parts (the pool) what the deck now holds.
+    page.evaluate(
+        "window.changes = []; document.addEventListener('deck:changed', "
+        "(e) => window.changes.push(e.detail))"
+    )
+    panel = page.locator("#deck-panel")
+    for n, card in enumerate(picked[:3], start=2):
+        page.get_by_role("button", name=f"Add one {card.name}").click()
+        expect(panel).to_have_attribute("data-version", str(n))
+    expect(panel.locator("[data-deck-count]")).to_have_text("9")
+    last = page.evaluate("window.changes[window.changes.length - 1]")
+    assert last["version"] == 4 and last["total"] == 9
+    assert last["counts"][picked[0].short_id] == 2
+    assert page.evaluate("typeof window.cardsiteBuilder.submit") == "function"
+
+    page.get_by_text("Save checkpoint").click()
+    page.get_by_label("Note").fill("three more")
+    page.get_by_role("button", name="Save", exact=True).click()
+    expect(panel.locator(".alert")).to_contain_text("Checkpoint saved: version 4")
+    page.get_by_role("button", name=f"Add one {picked[3].name}").click()
+    expect(panel).to_have_attribute("data-version", "5")
+
+    page.goto(f"{server}/decks/{deck.share_key}/history/")
+    folded = page.locator("#version-4")
+    expect(folded.locator(".version-summary")).to_have_text("+3 cards (3 changes)")
+    expect(folded.locator(".version-note")).to_have_text("three more")
+    expect(page.locator("#version-5 .version-summary")).to_have_text("+1 card")
+    expect(page.locator("#version-2")).to_have_count(0)
+    shoot("folded")

@@ -197,13 +197,13 @@ def test_fifty_patches_through_the_api_from_one_version_record_exactly_the_winne
         assert state_at(final, 2) == deck_state(final)
 
 
-def test_fifty_builder_plus_ones_sent_with_no_version_record_one_version_per_card_added(
+def test_fifty_builder_plus_ones_sent_with_no_version_record_one_step_per_card_added(
     shared_deck, django_db_blocker
 ):
     """The builder's +1 sent with no version saves over whatever the deck is at when the
     request reads it, so several may land, each clicking twice if refused: every one that
-    lands records one version of one line, numbered one after the other, and those versions
-    replay to the deck as it ends."""
+    lands records one step of one line, folded into one version, and those steps replay to
+    the deck as it ends."""
     deck, others = shared_deck
     start = threading.Barrier(EDITORS)
     outcomes: dict[str, list[str]] = {}
@@ -257,15 +257,19 @@ def test_fifty_builder_plus_ones_sent_with_no_version_record_one_version_per_car
         versions = list(
             DeckVersion.objects.filter(deck=deck)
             .order_by("number")
-            .values_list("number", "changes")
+            .values_list("number", "changes", "steps")
         )
-        assert [n for n, _ in versions] == list(range(1, len(saved) + 2))
+        # One owner's builder edits in a row fold into one version (numbered as the deck is
+        # now), which keeps every winner's step: each bumped the deck's version, so the
+        # losers were refused as before.
         assert final.version == len(saved) + 1
-        assert sorted(changes[0][0] for _, changes in versions[1:]) == saved
-        assert all(len(changes) == 1 and changes[0][2:] == [0, 1] for _, changes in versions[1:])
-        # Replayed one by one from the deck as it was, the versions give every state between.
+        assert [n for n, _, _ in versions] == [1, final.version]
+        steps = versions[1][2]
+        assert sorted(changes[0][0] for _, changes in steps) == saved
+        assert all(len(changes) == 1 and changes[0][2:] == [0, 1] for _, changes in steps)
+        # Replayed step by step from the deck as it was, they give the deck as it ends.
         expected = dict(before.cards)
-        for number, [[short_id, zone, _, after]] in versions[1:]:
+        for _, [[short_id, zone, _, after]] in steps:
             expected[(short_id, zone)] = after
-            assert state_at(final, number).cards == expected
+        assert state_at(final, final.version).cards == expected
         assert deck_state(final).cards == expected

@@ -46,9 +46,13 @@ def test_the_versions_are_listed_newest_first_with_their_author_note_and_summary
     renamed, trimmed, created = page["results"]
     assert trimmed["author"] == "alice" and trimmed["note"] == "Trimmed for speed"
     # Two cards out of their zones, one card planned (in the zone "maybe").
-    assert trimmed["summary"] == {"added": 1, "removed": 2, "changed": 0}
-    assert renamed["summary"] == {"added": 0, "removed": 0, "changed": 0}
-    assert created["summary"] == {"added": 20, "removed": 0, "changed": 0}
+    counts = ("added", "removed", "changed")
+    assert {k: trimmed["summary"][k] for k in counts} == {"added": 1, "removed": 2, "changed": 0}
+    assert {k: renamed["summary"][k] for k in counts} == {"added": 0, "removed": 0, "changed": 0}
+    assert {k: created["summary"][k] for k in counts} == {"added": 20, "removed": 0, "changed": 0}
+    # And in words, copies counted (the API's writes never fold: one step each).
+    assert renamed["summary"]["text"] == "no cards changed"
+    assert trimmed["summary"]["steps"] == 1
     assert [v["first"] for v in page["results"]] == [False, False, True]
     assert set(created) == {"version", "created_at", "author", "note", "summary", "first"}
 

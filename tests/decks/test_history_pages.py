@@ -15,6 +15,7 @@ from decks.services import (
     Intake,
     RequestedCard,
     deck_branch,
+    deck_checkpoint,
     deck_create,
     deck_set_quantity,
     deck_update,
@@ -48,7 +49,9 @@ def new_deck(owner, picked, visibility="public", **kwargs):
 
 
 def add(deck, card, step=1, zone=None):
-    return deck_set_quantity(
+    """One builder edit as a version of its own: one author's edits in a row fold into one
+    version, so each is closed by a checkpoint (these pages are about versions, not folds)."""
+    deck = deck_set_quantity(
         deck=deck,
         expected_version=deck.version,
         card=card.short_id,
@@ -56,6 +59,8 @@ def add(deck, card, step=1, zone=None):
         zone=zone,
         author=deck.owner,
     )
+    deck_checkpoint(deck=deck, author=deck.owner, note="", expected_version=deck.version)
+    return deck
 
 
 def text_of(response):

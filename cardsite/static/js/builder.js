@@ -1,25 +1,28 @@
 // The deck builder with JavaScript: every edit goes through one queue (so fast clicks and key
-// presses apply in order, each against the version the previous one left), is recorded for
-// undo (the deck's cards and the planned ones beside it), and swaps the deck panel through htmx. Without this file every control is a plain
-// form or link and the page works the same, a page load at a time.
+// presses apply in order, each against the version the previous one left) and updates the
+// deck panel through htmx: a +/- answers with only the rows and head that changed, as
+// out-of-band fragments, anything else with the whole panel. Undo and redo are the server's
+// (the deck's history keeps every step), so they survive a reload; the panel's #deck-meta
+// says whether there is anything to undo or redo. After every write the page dispatches
+// `deck:changed` (see docs: the builder's contract). Without this file every control is a
+// plain form or link and the page works the same, a page load at a time.
 (() => {
   "use strict";
 
   const builder = document.getElementById("builder");
   if (!builder || !window.htmx) return;
 
-  const HISTORY = 20;
-  const undoStack = [];
-  const redoStack = [];
   let queue = Promise.resolve();
+  // The planned cards by short id, as last told: a +/- of the deck's cards does not send them.
+  let planned = {};
 
   const $ = (id) => document.getElementById(id);
   const panel = () => $("deck-panel");
   const results = () => $("builder-results");
   const search = $("builder-q");
   const dialog = $("shortcuts");
-  const undoButton = $("undo");
-  const redoButton = $("redo");
+  const undoButton = () => $("undo");
+  const redoButton = () => $("redo");
   const status = $("tools-status");
 
   // localStorage can be unavailable (private modes, blocked storage): then choices last
@@ -72,17 +75,22 @@
         console.error(error);
         say("That change could not be made; the deck is as shown.");
       })
-      .then(refreshTools);
+      .then(sync);
     return queue;
   }
 
-  function post(action, values) {
-    return htmx.ajax("POST", action, {
+  // The answer is swapped in (the whole panel, or out-of-band fragments) by the time this
+  // resolves: the version and counts are read from #deck-meta after it (sync).
+  async function post(action, values) {
+    await htmx.ajax("POST", action, {
       source: builder,
       target: "#deck-panel",
       swap: "outerHTML",
       values: { ...values, version: panel().dataset.version, q: query(), ...state },
     });
+    // Out-of-band fragments land in the swap's own task: let it finish.
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    sync();
   }
 
   function say(text) {
@@ -92,23 +100,32 @@
   // The panel is replaced whole, so its own live region is new each time and may go unread:
   // the toolbar's status, which stays, says where the deck now stands.
   function announce(prefix) {
-    const cards = panel().querySelector(".counts strong")?.textContent ?? "0";
+    const cards = panel().querySelector("[data-deck-count]")?.textContent ?? "0";
     const verdict = $("legality")?.textContent.trim() ?? "";
     say(`${prefix}${cards} card${cards === "1" ? "" : "s"}, ${verdict}.`);
   }
 
-  function refreshTools() {
-    undoButton.disabled = undoStack.length === 0;
-    redoButton.disabled = redoStack.length === 0;
-    undoButton.title = `Undo (${undoStack.length} of the last ${HISTORY} changes)`;
-    redoButton.title = `Redo (${redoStack.length})`;
-    showCounts();
-  }
-
-  function forgetHistory() {
-    undoStack.length = 0;
-    redoStack.length = 0;
-    say("The deck changed elsewhere; undo starts again from here.");
+  // After every answer: the version the next edit is checked against, the undo and redo
+  // buttons, every form's version, the counts beside the results, and deck:changed.
+  function sync() {
+    const meta = $("deck-meta");
+    if (!meta) return;
+    const version = meta.dataset.version;
+    panel().dataset.version = version;
+    for (const input of document.querySelectorAll('#builder input[name="version"]')) {
+      input.value = version;
+    }
+    undoButton().disabled = meta.dataset.undo !== "1";
+    redoButton().disabled = meta.dataset.redo !== "1";
+    const counts = JSON.parse(meta.dataset.counts || "{}");
+    if (meta.dataset.planned) planned = JSON.parse(meta.dataset.planned);
+    showCounts(counts);
+    const total = Number(panel().querySelector("[data-deck-count]")?.textContent ?? 0);
+    document.dispatchEvent(
+      new CustomEvent("deck:changed", {
+        detail: { version: Number(version), total, counts, planned: { ...planned } },
+      }),
+    );
   }
 
   // Where focus goes when the row it was on leaves the deck: the next row, else the previous.
@@ -138,63 +155,33 @@
     search.focus();
   }
 
-  // What undo returns to: the deck's code and the planned cards, and the two as the panel
-  // compares them.
-  const recorded = () => ({
-    code: panel().dataset.code,
-    maybe: panel().dataset.maybe,
-    state: panel().dataset.state,
-  });
-
-  function edit(action, values, record) {
+  function edit(action, values, say = true) {
     return enqueue(async () => {
-      const before = recorded();
       const focus = rememberFocus();
+      const before = panel().dataset.version;
       await post(action, values);
-      const now = panel();
-      if (now.dataset.conflict) {
-        forgetHistory();
-      } else if (record && now.dataset.state !== before.state) {
-        undoStack.push(before);
-        if (undoStack.length > HISTORY) undoStack.shift();
-        redoStack.length = 0;
-        announce("");
-      }
+      if (say && panel().dataset.version !== before) announce("");
       restoreFocus(focus);
     });
   }
 
-  // Undo and redo put back a recorded deck by its code, and its planned cards, through the
-  // import form's endpoint, checked against the version shown like any other edit: a move
-  // between the deck and the plan is undone as one change.
-  function travel(from, to, verb) {
-    return enqueue(async () => {
-      const target = from.pop();
-      if (!target) return;
-      const before = recorded();
-      const focus = rememberFocus();
-      await post(builder.dataset.importUrl, { decklist: target.code, maybe: target.maybe });
-      const now = panel();
-      if (now.dataset.conflict) {
-        forgetHistory();
-      } else if (now.dataset.state === target.state) {
-        to.push(before);
-        announce(`${verb}: `);
-      } else {
-        from.push(target);
-      }
-      restoreFocus(focus);
+  // Undo and redo are the server's: the deck's history says what the last change was, so
+  // they work after a reload, and refuse (saying why) after someone else's change.
+  const tool = (id, verb) => {
+    const button = $(id);
+    if (!button || button.disabled) return;
+    const form = button.form;
+    edit(form.getAttribute("action"), {}, false).then(() => {
+      // A refusal is said in the panel; the status would only repeat an older count.
+      if (panel().querySelector(".alert")) say("");
+      else announce(`${verb}: `);
     });
-  }
-  const undo = () => travel(undoStack, redoStack, "Undone");
-  const redo = () => travel(redoStack, undoStack, "Redone");
+  };
+  const undo = () => tool("undo", "Undone");
+  const redo = () => tool("redo", "Redone");
 
   // Copies in the deck, and planned beside it, by each result, from the panel just swapped in.
-  function showCounts() {
-    const data = $("deck-counts");
-    if (!data) return;
-    const counts = JSON.parse(data.textContent);
-    const planned = JSON.parse($("maybe-counts")?.textContent || "{}");
+  function showCounts(counts) {
     for (const li of document.querySelectorAll("#builder-results li.result")) {
       const n = counts[li.dataset.card] || 0;
       const label = li.querySelector("[data-in-deck]");
@@ -218,16 +205,16 @@
 
   function step(item, action) {
     const values = { card: item.dataset.card, action };
-    if (item.dataset.maybe) return edit(builder.dataset.maybeUrl, values, true);
+    if (item.dataset.maybe) return edit(builder.dataset.maybeUrl, values);
     if (item.dataset.zone) values.zone = item.dataset.zone;
-    return edit(builder.dataset.cardUrl, values, true);
+    return edit(builder.dataset.cardUrl, values);
   }
 
   // m: a result is planned (one copy), a deck row goes to the plan, a planned card comes in.
   function maybe(item) {
     let action = "add";
     if (item.matches("li.deck-row")) action = item.dataset.maybe ? "to-deck" : "to-maybe";
-    edit(builder.dataset.maybeUrl, { card: item.dataset.card, action }, true);
+    edit(builder.dataset.maybeUrl, { card: item.dataset.card, action });
   }
 
   // Faces sit in a grid: up and down move a whole row of it, left and right one face.
@@ -329,20 +316,32 @@
     }
   });
 
-  document.addEventListener("submit", (event) => {
-    const form = event.target;
-    const kind = form.dataset?.edit;
-    if (!kind) return;
-    event.preventDefault();
-    const values = Object.fromEntries(new FormData(form, event.submitter));
+  // Every builder form (data-edit) goes through the one queue; the pool's script sends its
+  // own forms here too (window.cardsiteBuilder.submit).
+  function submit(form, submitter) {
+    const values = Object.fromEntries(new FormData(form, submitter));
     for (const key of ["csrfmiddlewaretoken", "version", "anchor", "q", "group", "view"]) {
       delete values[key];
     }
-    // Settings change the deck's name or format, not its cards: nothing to undo.
     // getAttribute: the buttons named "action" shadow form.action; a button may post
     // elsewhere (the "maybe" ones, by formaction).
-    const action = event.submitter?.getAttribute("formaction") || form.getAttribute("action");
-    edit(action, values, kind !== "settings");
+    const action = submitter?.getAttribute("formaction") || form.getAttribute("action");
+    const kind = form.dataset.edit;
+    if (kind === "undo" || kind === "redo") {
+      tool(kind, kind === "undo" ? "Undone" : "Redone");
+      return queue;
+    }
+    const done = edit(action, values, kind !== "settings" && kind !== "checkpoint");
+    if (kind === "checkpoint") done.then(() => form.closest("details")?.removeAttribute("open"));
+    return done;
+  }
+  window.cardsiteBuilder = { submit };
+
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (!form.dataset?.edit || !form.closest("#builder, #pool")) return;
+    event.preventDefault();
+    submit(form, event.submitter);
   });
 
   document.addEventListener("click", (event) => {
@@ -354,7 +353,11 @@
   });
 
   // A search swaps new results in: show the copies in the deck beside them.
-  document.body.addEventListener("htmx:afterSwap", showCounts);
+  document.body.addEventListener("htmx:afterSwap", (event) => {
+    if (event.detail.target?.id === "builder-results") {
+      showCounts(JSON.parse($("deck-meta")?.dataset.counts || "{}"));
+    }
+  });
   // A refused edit answers 400 with the panel saying why: show it, as for any edit.
   document.body.addEventListener("htmx:beforeSwap", (event) => {
     const { xhr, target } = event.detail;
@@ -364,12 +367,9 @@
     }
   });
 
-  undoButton.addEventListener("click", undo);
-  redoButton.addEventListener("click", redo);
   $("show-shortcuts").addEventListener("click", () => dialog.showModal());
-
-  $("builder-tools").hidden = false;
-  refreshTools();
+  $("show-shortcuts").hidden = false;
+  planned = JSON.parse($("deck-meta")?.dataset.planned || "{}");
   // A choice kept from an earlier visit, which this page's URL does not state.
   if (state.group !== panel().dataset.group && panel().querySelector(".choice-toggle")) {
     choose("group", state.group, false);

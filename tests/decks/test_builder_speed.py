@@ -1,0 +1,141 @@
+"""A builder +/- does only what changed: at most 6 queries in all (session, user, the one read
+of the deck, the version bump, the card's row and the version's record, folding included),
+and for htmx only the changed rows and the panel's head, as out-of-band fragments."""
+
+import re
+
+import pytest
+from django.contrib.auth.models import User
+
+from cardsite.catalogue.models import Card
+from cardsite.collection.models import CollectionCard, Pool, PoolMember
+from decks.models import Deck, DeckVersion
+from decks.reading.editing import deck_for_edit
+from decks.reading.owning import owned_by_short_id
+from tests.decks.test_builder_pages import make_deck, sample
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def dana(client):
+    user = User.objects.create_user("dana", password="x-Long-pass-9")
+    client.force_login(user)
+    return user
+
+
+def big_deck(client, count=30):
+    deck = make_deck(client, "conquest-of-orion/constructed", "Big")
+    cards = list(sample("conquest-of-orion", card_type__name="Unit")[:count])
+    client.post(
+        f"/decks/{deck.share_key}/edit/import/",
+        {"decklist": "\n".join(f"1 {c.name}" for c in cards[:-1]), "version": 1},
+    )
+    return deck, cards
+
+
+def step(client, deck, card, action, version, **extra):
+    return client.post(
+        f"/decks/{deck.share_key}/edit/card/",
+        {"card": card.short_id, "action": action, "version": version, **extra},
+        HTTP_HX_REQUEST="true",
+    )
+
+
+def oob_ids(html):
+    return re.findall(r'<[a-z0-9]+ [^>]*?id="([^"]+)"[^>]*hx-swap-oob="true"', html)
+
+
+def test_a_plus_or_minus_costs_at_most_six_queries_folding_included(
+    client, dana, django_assert_max_num_queries
+):
+    deck, cards = big_deck(client)
+    step(client, deck, cards[0], "add", 2)  # warm; opens the fold the next ones join
+    with django_assert_max_num_queries(6):
+        response = step(client, deck, cards[1], "add", 3)
+    assert response.status_code == 200
+    with django_assert_max_num_queries(6):
+        step(client, deck, cards[1], "remove", 4, zone="main")
+    # A card not yet in the deck: its row comes in its group, still within the six.
+    with django_assert_max_num_queries(6):
+        step(client, deck, cards[-1], "add", 5)
+    assert Deck.objects.get(pk=deck.pk).version == 6
+    assert DeckVersion.objects.filter(deck=deck).count() == 3  # created, import, one fold
+
+
+def test_a_plus_answers_with_only_the_changed_row_and_the_head(client, dana):
+    deck, cards = big_deck(client)
+    response = step(client, deck, cards[0], "add", 2)
+    html = response.content.decode()
+    assert response["HX-Reswap"] == "none"
+    ids = oob_ids(html)
+    assert f"row-{cards[0].short_id}-main" in ids
+    assert {"deck-head", "deck-problems", "deck-meta", "count-main"} <= set(ids)
+    assert sum(i.startswith("row-") for i in ids) == 1  # the other 28 rows are not sent
+    assert 'data-version="3"' in html and 'data-undo="1"' in html
+    assert re.search(r"<strong data-deck-count>30</strong>", html)
+
+
+def test_a_card_new_to_the_deck_comes_with_its_group_and_a_gone_one_leaves_it(client, dana):
+    deck, cards = big_deck(client)
+    html = step(client, deck, cards[-1], "add", 2).content.decode()
+    ids = oob_ids(html)
+    assert "group-main-unit" in ids
+    assert f'id="row-{cards[-1].short_id}-main"' in html
+    html = step(client, deck, cards[-1], "remove", 3, zone="main").content.decode()
+    assert "group-main-unit" in oob_ids(html)
+    assert f'id="row-{cards[-1].short_id}-main"' not in html
+
+
+def test_the_first_card_of_a_zone_draws_the_whole_panel(client, dana):
+    deck = make_deck(client)
+    angel = Card.objects.get(card_set__code="FF-RB", name="The Angel")
+    response = step(client, deck, angel, "add", 1)
+    assert "HX-Reswap" not in response
+    assert response.content.decode().startswith('<section id="deck-panel"') or (
+        'id="deck-panel"' in response.content.decode()
+    )
+
+
+def test_a_refused_plus_shows_the_whole_panel_saying_why(client, dana):
+    deck, cards = big_deck(client)
+    response = step(client, deck, cards[0], "add", 1)  # stale: the import made version 2
+    html = response.content.decode()
+    assert "The deck changed elsewhere" in html and 'data-conflict="true"' in html
+
+
+def test_the_one_read_counts_a_pools_copies_as_the_collection_selectors_do(client, dana):
+    deck, cards = big_deck(client, count=4)
+    friend = User.objects.create_user("friend", password="x-Long-pass-9")
+    CollectionCard.objects.create(owner=dana, card=cards[0], quantity=2)
+    CollectionCard.objects.create(owner=friend, card=cards[0], quantity=1)
+    CollectionCard.objects.create(owner=friend, card=cards[3], quantity=5)
+    ids = {c.short_id: c.pk for c in cards}
+    read = deck_for_edit(deck_id=deck.share_key, user=dana, card=cards[3].short_id)
+    assert (
+        read.owned
+        == owned_by_short_id(dana, ids)
+        == {
+            cards[0].short_id: 2,
+            cards[1].short_id: 0,
+            cards[2].short_id: 0,
+            cards[3].short_id: 0,
+        }
+    )
+    pool = Pool.objects.create()
+    for user in (dana, friend):
+        PoolMember.objects.create(pool=pool, user=user, accepted_at="2026-01-01T00:00Z")
+    read = deck_for_edit(deck_id=deck.share_key, user=dana, card=cards[3].short_id)
+    assert read.owned == owned_by_short_id(dana, ids)
+    assert read.owned[cards[0].short_id] == 3 and read.owned[cards[3].short_id] == 5
+
+
+def test_no_one_else_reads_a_deck_for_editing(client, dana):
+    deck, _ = big_deck(client, count=2)
+    other = User.objects.create_user("other", password="x-Long-pass-9")
+    assert deck_for_edit(deck_id=deck.share_key, user=other) is None
+    client.force_login(other)
+    response = client.post(
+        f"/decks/{deck.share_key}/edit/card/", {"card": "x", "action": "add", "version": 2}
+    )
+    assert response.status_code == 404
