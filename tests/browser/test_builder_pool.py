@@ -57,6 +57,19 @@ def open_builder(page, server, deck, query="", size=None):
     expect(page.locator("#pool-order")).not_to_have_attribute("name", "order")
 
 
+def drag(page, source, target):
+    """Drag `source` onto `target` as a hand does, both in view first: Playwright's drag_to
+    scrolls to the target after pressing, and Chromium then starts the drag from whatever
+    card has come under the pointer (a row below, in the grid)."""
+    source.scroll_into_view_if_needed()
+    target.scroll_into_view_if_needed()
+    start, end = source.bounding_box(), target.bounding_box()
+    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=8)
+    page.mouse.up()
+
+
 def pool_count(page):
     return page.locator("#builder-results .pool-count")
 
@@ -146,9 +159,11 @@ def test_a_face_dragged_onto_a_zone_is_added_there_and_elsewhere_on_the_deck_to_
     deck, ships, planet = fleet
     open_builder(page, server, deck, "?view=images&q=t%3Aship+f%3Astarfleet")
     targets = page.locator(f"#deck-panel [data-zone=targets][data-card='{planet.short_id}']")
-    page.locator(f"#result-{ships[1].short_id} img").drag_to(targets)
+    drag(page, page.locator(f"#result-{ships[1].short_id} img"), targets)
     expect(page.locator(f"#row-{ships[1].short_id}-targets")).to_be_visible()
-    page.locator(f"#result-{ships[2].short_id} img").drag_to(page.locator("#deck-panel .counts"))
+    drag(
+        page, page.locator(f"#result-{ships[2].short_id} img"), page.locator("#deck-panel .counts")
+    )
     expect(page.locator(f"#row-{ships[2].short_id}-main")).to_be_visible()
     expect(page.locator("[data-pool-deck-count]")).to_have_text("4")
     shoot("dropped")

@@ -147,7 +147,6 @@
   });
 
   // ---- Copies in the deck, on every card of the pool -------------------------------------
-  let seenVersion = null;
 
   function showInDeck(counts, planned) {
     for (const li of pool.querySelectorAll("li.result[data-card]")) {
@@ -164,40 +163,31 @@
   }
 
   document.addEventListener("deck:changed", (event) => {
-    const { version, total, counts, planned } = event.detail || {};
-    seenVersion = version;
+    const { total, counts, planned } = event.detail || {};
     showInDeck(counts || {}, planned || {});
     for (const count of document.querySelectorAll("[data-pool-deck-count]")) {
       count.textContent = String(total ?? 0);
     }
   });
 
-  const panelMaps = () => ({
-    counts: JSON.parse($("deck-counts")?.textContent || "{}"),
-    planned: JSON.parse($("maybe-counts")?.textContent || "{}"),
-  });
+  // The deck's counts as builder.js keeps them (#deck-meta, renewed with every answer).
+  const panelMaps = () => {
+    const meta = $("deck-meta");
+    return {
+      counts: JSON.parse(meta?.dataset.counts || "{}"),
+      planned: JSON.parse(meta?.dataset.planned || "{}"),
+    };
+  };
 
-  // Until builder.js announces every write itself (the contract's `deck:changed`), a new
-  // panel is announced here, once per version.
+  // A new page of results shows what the deck holds; builder.js announces every write
+  // (deck:changed) itself.
   document.body.addEventListener("htmx:afterSwap", (event) => {
     const target = event.detail.target;
     if (target?.id === "builder-results" || target?.id === "pool-more") {
       showInDeck(panelMaps().counts, panelMaps().planned);
       if (target.id === "builder-results") address();
-      return;
     }
-    if (!$("deck-panel")) return;
-    setTimeout(() => {
-      const panel = $("deck-panel");
-      const version = Number(panel?.dataset.version);
-      if (!panel || version === seenVersion) return;
-      const { counts, planned } = panelMaps();
-      const count = panel.querySelector("[data-deck-count]") || panel.querySelector(".counts strong");
-      const total = Number(count?.textContent || 0);
-      document.dispatchEvent(new CustomEvent("deck:changed", { detail: { version, total, counts, planned } }));
-    }, 0);
   });
-  seenVersion = Number($("deck-panel")?.dataset.version);
 
   // A pool form goes through builder.js's one edit queue, as if its button were pressed.
   const submit = (formToSend, submitter) =>
