@@ -192,17 +192,10 @@ def prepare(env: dict[str, str]) -> dict[str, dict[str, str]]:
     code = f"""
 import json
 from django.contrib.auth.models import User
-from cardsite.catalogue.models import Card, Faction, Game
+from cardsite.catalogue.models import Game
 from decks.services import Intake, RequestedCard, deck_create
 from engines import ENGINES
-
-def pile(game):
-    sample = Card.objects.filter(game=game, card_set__is_official=False).order_by("number_sort")
-    for faction in Faction.objects.filter(game=game).order_by("name"):
-        cards = list(sample.filter(factions=faction)[:40])
-        if len(cards) >= 10:
-            return cards
-    return list(sample[:40])
+from tests.browser.test_every_page import _deck_cards
 
 owner = User.objects.create_user({USERNAME!r}, password={PASSWORD!r})
 decks = {{}}
@@ -210,7 +203,7 @@ for game in Game.objects.filter(slug__in=ENGINES).order_by("slug"):
     deck = deck_create(
         owner=owner, game=game, format_slug=game.engine.formats[0].slug,
         name="Benchmarked " + game.name, visibility="public",
-        intake=Intake(tuple(RequestedCard(1, None, c.short_id) for c in pile(game))),
+        intake=Intake(tuple(RequestedCard(1, None, c.short_id) for c in _deck_cards(game))),
     )
     decks[game.slug] = {{"name": game.name, "key": deck.share_key}}
 print(json.dumps(decks))
@@ -255,7 +248,10 @@ def timed_click(page: Any, control: Any, check: dict[str, Any], counter: list[in
     return float(result["ms"])
 
 
-def missing_hooks(page: Any, selectors: list[str]) -> str:
+def opened(page: Any, url: str, selectors: list[str]) -> str:
+    """Open the page, untimed; which of the hooks it lacks, in words (empty: none)."""
+    page.goto(url)
+    settle(page)
     absent = [s for s in selectors if page.locator(s).count() == 0]
     return ", ".join(f"hook {s} missing" for s in absent)
 
@@ -297,9 +293,7 @@ def run_trials(
 
 def bench_add(page: Any, base: str, key: str, line: Line, counter: list[int], args: Any) -> None:
     url = f"{base}/decks/{key}/edit/"
-    page.goto(url)
-    settle(page)
-    line.missing = missing_hooks(page, [POOL_ADD, DECK_COUNT])
+    line.missing = opened(page, url, [POOL_ADD, DECK_COUNT])
     if line.missing:
         return
     tried = [0]
@@ -322,9 +316,7 @@ def bench_add(page: Any, base: str, key: str, line: Line, counter: list[int], ar
 
 def bench_next(page: Any, base: str, key: str, line: Line, counter: list[int], args: Any) -> None:
     url = f"{base}/decks/{key}/edit/"
-    page.goto(url)
-    settle(page)
-    line.missing = missing_hooks(page, [POOL_CARD, POOL_NEXT])
+    line.missing = opened(page, url, [POOL_CARD, POOL_NEXT])
     if line.missing:
         return
 
@@ -346,9 +338,7 @@ def bench_next(page: Any, base: str, key: str, line: Line, counter: list[int], a
 def bench_move(page: Any, base: str, key: str, line: Line, counter: list[int], args: Any) -> None:
     seed = [SEED]
     url = f"{base}/decks/{key}/playtest/?seed={seed[0]}"
-    page.goto(url)
-    settle(page)
-    line.missing = missing_hooks(page, [ZONE, f'{ZONE}[data-zone="{HAND}"]'])
+    line.missing = opened(page, url, [ZONE, f'{ZONE}[data-zone="{HAND}"]'])
     if line.missing:
         return
     control = MOVE
