@@ -48,7 +48,7 @@ def test_did_you_mean_links_to_the_corrected_search_and_fits_a_phone(server, pag
     page.goto(server + "/search/?q=%21%22The+Insite%22")
     expect(page.locator(".empty")).to_contain_text("No cards match")
     suggestion = page.locator(".did-you-mean a.meant-search")
-    expect(suggestion).to_have_text('!"The Insight"')
+    expect(suggestion.locator("code")).to_have_text('!"The Insight"')
     shoot("did-you-mean")
     assert fits_a_phone(page)
     page.set_viewport_size(PHONE)
