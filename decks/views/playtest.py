@@ -19,10 +19,10 @@ from cardsite.api.errors import as_form_error
 from decks.models import Deck
 from decks.public.presenters import playtest_card
 from decks.reading.selectors import deck_for_reader, own_decks_of_format
-from decks.services import intake_deck, resolve
 from decks.services.playtest import (
     decode_actions,
     encode_actions,
+    played_deck,
     playtest_page,
     second_deck_default,
     second_deck_of,
@@ -79,7 +79,7 @@ def _second_deck(
         raise Http404("No deck with that id, or it is private.")
     if second.game_id != deck.game_id or second.format != slot.format:
         raise InputError("with", f"{second.name!r} is not a {slot.name.lower()} of this game")
-    cards = resolve(game=deck.game.slug, intake=intake_deck(second)).deck_cards
+    cards = played_deck(deck=second).deck_cards
     if (second.share_key, second.name) not in shown["options"]:
         shown["options"] = [*shown["options"], (second.share_key, second.name)]
     return {**shown, "chosen": second.share_key}, cards, "&" + urlencode({"with": key})
@@ -114,7 +114,7 @@ def deck_playtest(request: HttpRequest, deck_id: str) -> HttpResponse:
     except InputError as exc:
         context["error"] = as_form_error(exc)
         actions = []
-    resolved = resolve(game=deck.game.slug, intake=intake_deck(deck))
+    resolved = played_deck(deck=deck)
     try:
         second, second_cards, tail = _second_deck(request, deck, resolved)
     except InputError as exc:
