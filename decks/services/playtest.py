@@ -120,10 +120,11 @@ def second_deck_default(resolved: ResolvedDeck, slot: SecondDeck) -> tuple[DeckC
     return _DEFAULTS[key]
 
 
-# (deck, its version, catalogue version) -> the deck resolved: a session's every move plays the
-# same deck, and a deck's version rises with every change to its cards, so the entries' query
-# and the resolving are done once per version, not once per move.
-_PLAYED: dict[tuple[int, int, str, int], ResolvedDeck] = {}
+# (deck, its share key, its version, game, catalogue version) -> the deck resolved: a session's
+# every move plays the same deck, and a deck's version rises with every change to its cards, so
+# the entries' query and the resolving are done once per version, not once per move. The share
+# key is random per deck: a number a database hands out again (SQLite may) names another deck.
+_PLAYED: dict[tuple[int, str, int, str, int], ResolvedDeck] = {}
 MAX_PLAYED_HELD = 256
 
 
@@ -131,7 +132,7 @@ def played_deck(*, deck: Deck) -> ResolvedDeck:
     """The deck as the playtester plays it: its saved cards resolved against the catalogue,
     the same object for every move until the deck or the catalogue changes."""
     slug = deck.game.slug
-    key = (deck.pk, deck.version, slug, game_snapshot(slug).version)
+    key = (deck.pk, deck.share_key, deck.version, slug, game_snapshot(slug).version)
     held = _PLAYED.get(key)
     if held is None:
         held = resolve(game=slug, intake=intake_deck(deck))
