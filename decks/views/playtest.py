@@ -10,7 +10,7 @@ import random
 import re
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.middleware.gzip import GZipMiddleware
 from django.shortcuts import redirect, render
 from django.utils.cache import patch_vary_headers
@@ -87,7 +87,7 @@ def _second_deck(
     return {**shown, "chosen": second.share_key}, cards, "&" + urlencode({"with": key})
 
 
-def deck_playtest(request: HttpRequest, deck_id: str) -> HttpResponse:
+def deck_playtest(request: HttpRequest, deck_id: str) -> HttpResponseBase:
     deck = readable_or_404(request, deck_id)
     seed = _seed(request.GET.get("seed"))
     text = request.GET.get("a", "")
@@ -138,10 +138,10 @@ def deck_playtest(request: HttpRequest, deck_id: str) -> HttpResponse:
     template = "decks/playtest_table.html" if fragment else "decks/playtest.html"
     response = render(request, template, context, status=status)
     patch_vary_headers(response, ["HX-Request"])
-    if fragment:
-        # Each of a table's few hundred move links spells out the whole session, so the
-        # fragment is ~100 KB that compresses twentyfold. Only the fragment: it holds no
-        # secret (no CSRF token, no deck but the one in its own URL), which compressing a
-        # response that reflects its query (the session) beside one would risk (BREACH).
-        response = _COMPRESS.process_response(request, response)
-    return response
+    if not fragment:
+        return response
+    # Each of a table's few hundred move links spells out the whole session, so the fragment
+    # is ~100 KB that compresses twentyfold. Only the fragment: it holds no secret (no CSRF
+    # token, no deck but the one in its own URL), which compressing a response that reflects
+    # its query (the session) beside one would risk (BREACH).
+    return _COMPRESS.process_response(request, response)
