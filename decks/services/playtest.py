@@ -7,7 +7,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from decks.services.resolve import ResolvedDeck
+from cardsite.cardlists.snapshot import game_snapshot
+from decks.models import Deck
+from decks.services.intake import intake_deck
+from decks.services.resolve import ResolvedDeck, resolve
 from engines.base import GameEngine
 from engines.errors import InputError
 from engines.filters import compile_filter
@@ -117,10 +120,33 @@ def second_deck_default(resolved: ResolvedDeck, slot: SecondDeck) -> tuple[DeckC
     return _DEFAULTS[key]
 
 
+# (deck, its share key, its version, game, catalogue version) -> the deck resolved: a session's
+# every move plays the same deck, and a deck's version rises with every change to its cards, so
+# the entries' query and the resolving are done once per version, not once per move. The share
+# key is random per deck: a number a database hands out again (SQLite may) names another deck.
+_PLAYED: dict[tuple[int, str, int, str, int], ResolvedDeck] = {}
+MAX_PLAYED_HELD = 256
+
+
+def played_deck(*, deck: Deck) -> ResolvedDeck:
+    """The deck as the playtester plays it: its saved cards resolved against the catalogue,
+    the same object for every move until the deck or the catalogue changes."""
+    slug = deck.game.slug
+    key = (deck.pk, deck.share_key, deck.version, slug, game_snapshot(slug).version)
+    held = _PLAYED.get(key)
+    if held is None:
+        held = resolve(game=slug, intake=intake_deck(deck))
+        if len(_PLAYED) >= MAX_PLAYED_HELD:
+            _PLAYED.clear()
+        _PLAYED[key] = held
+    return held
+
+
 __all__ = [
     "ActionError",
     "decode_actions",
     "encode_actions",
+    "played_deck",
     "playtest_session",
     "second_deck_default",
     "second_deck_of",
@@ -346,10 +372,11 @@ def _page(
     zones = []
     for zone in table["zones"]:
         cards = [
-            {**c, "menu": menus.get(c["id"], []), "top": i == 0}
-            for i, c in enumerate(answer["state"]["zones"][zone["slug"]])
+            {**c, "menu": menus.get(c["id"], [])} for c in answer["state"]["zones"][zone["slug"]]
         ]
-        zones.append({**zone, "cards": cards})
+        # A pile shows its top card only: the template need not walk the rest of a deck.
+        shown = cards[:1] if zone["kind"] == "pile" else cards
+        zones.append({**zone, "cards": cards, "shown": shown})
     counters = [
         {
             **c,

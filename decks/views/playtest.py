@@ -10,7 +10,8 @@ import random
 import re
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
+from django.middleware.gzip import GZipMiddleware
 from django.shortcuts import redirect, render
 from django.utils.cache import patch_vary_headers
 from django.utils.http import urlencode
@@ -19,10 +20,10 @@ from cardsite.api.errors import as_form_error
 from decks.models import Deck
 from decks.public.presenters import playtest_card
 from decks.reading.selectors import deck_for_reader, own_decks_of_format
-from decks.services import intake_deck, resolve
 from decks.services.playtest import (
     decode_actions,
     encode_actions,
+    played_deck,
     playtest_page,
     second_deck_default,
     second_deck_of,
@@ -34,6 +35,7 @@ from engines.playtest import MAX_SEED
 from engines.rules import DeckCard
 
 SEED_DIGITS = 10
+_COMPRESS = GZipMiddleware(lambda request: HttpResponse())
 # A second deck is named by its share key, as every deck link names it.
 SHARE_KEY = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
@@ -79,13 +81,13 @@ def _second_deck(
         raise Http404("No deck with that id, or it is private.")
     if second.game_id != deck.game_id or second.format != slot.format:
         raise InputError("with", f"{second.name!r} is not a {slot.name.lower()} of this game")
-    cards = resolve(game=deck.game.slug, intake=intake_deck(second)).deck_cards
+    cards = played_deck(deck=second).deck_cards
     if (second.share_key, second.name) not in shown["options"]:
         shown["options"] = [*shown["options"], (second.share_key, second.name)]
     return {**shown, "chosen": second.share_key}, cards, "&" + urlencode({"with": key})
 
 
-def deck_playtest(request: HttpRequest, deck_id: str) -> HttpResponse:
+def deck_playtest(request: HttpRequest, deck_id: str) -> HttpResponseBase:
     deck = readable_or_404(request, deck_id)
     seed = _seed(request.GET.get("seed"))
     text = request.GET.get("a", "")
@@ -114,7 +116,7 @@ def deck_playtest(request: HttpRequest, deck_id: str) -> HttpResponse:
     except InputError as exc:
         context["error"] = as_form_error(exc)
         actions = []
-    resolved = resolve(game=deck.game.slug, intake=intake_deck(deck))
+    resolved = played_deck(deck=deck)
     try:
         second, second_cards, tail = _second_deck(request, deck, resolved)
     except InputError as exc:
@@ -136,4 +138,10 @@ def deck_playtest(request: HttpRequest, deck_id: str) -> HttpResponse:
     template = "decks/playtest_table.html" if fragment else "decks/playtest.html"
     response = render(request, template, context, status=status)
     patch_vary_headers(response, ["HX-Request"])
-    return response
+    if not fragment:
+        return response
+    # Each of a table's few hundred move links spells out the whole session, so the fragment
+    # is ~100 KB that compresses twentyfold. Only the fragment: it holds no secret (no CSRF
+    # token, no deck but the one in its own URL), which compressing a response that reflects
+    # its query (the session) beside one would risk (BREACH).
+    return _COMPRESS.process_response(request, response)
