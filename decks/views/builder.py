@@ -41,6 +41,7 @@ from decks.views.common import owned_or_404, readable_or_404, version_in
 from decks.views.panel import (
     Choices,
     choices_from,
+    edit_core,
     panel_changes,
     panel_context,
     panel_core,
@@ -247,14 +248,14 @@ def deck_edit_card(request: HttpRequest, deck_id: str) -> HttpResponse:
     if not request.headers.get("HX-Request"):
         return _write(request, deck, _stepped_deck, **step)
     choices = choices_from(request.POST, deck.game.engine)
-    before = panel_core(deck, choices, read.intake, read.owned, stats=False)
+    before = edit_core(deck, choices, read.intake, read.owned)
     try:
         stepped = deck_card_step(
             deck=deck, expected_version=version_in(request), author=signed_in(request), **step
         )
     except (DeckConflict, DeckContentError, InputError) as exc:
         return _refused(request, deck, exc)
-    after = panel_core(deck, choices, stepped.intake or read.intake, read.owned, stats=False)
+    after = edit_core(deck, choices, stepped.intake or read.intake, read.owned)
     changes = panel_changes(deck, choices, before, after)
     if changes is None:
         return _panel_or_back(request, deck)
