@@ -184,7 +184,7 @@ def _edit_read(connection: BaseDatabaseWrapper) -> tuple[str, tuple[_Part, ...]]
     card_by_id = f'(SELECT c.id FROM "{Card._meta.db_table}" c WHERE c.short_id = %s)'
     select += [f"({_entries_sql()})", f"({_held_sql(card_by_id)})", f"({_latest_sql()})"]
     sql = (
-        f"SELECT {', '.join(select)} FROM \"{deck}\" {' '.join(joins)} "
+        f'SELECT {", ".join(select)} FROM "{deck}" {" ".join(joins)} '
         f'WHERE "{deck}"."share_key" = %s AND "{deck}"."owner_id" = %s '
         f'AND "{deck}"."deleted_at" IS NULL ORDER BY "{deck}"."id" LIMIT 1'
     )

@@ -38,13 +38,12 @@ from decks.services import (
 from decks.services.history import MAYBE, NOTE_MAX, VersionNotFound
 from decks.services.write import MAX_MAYBE
 from decks.views.common import owned_or_404, readable_or_404, version_in
+from decks.views.edit_cores import edit_core
 from decks.views.panel import (
     Choices,
     choices_from,
-    edit_core,
     panel_changes,
     panel_context,
-    panel_core,
     results_context,
 )
 from decks.views.pool import POOL_PAGE, POOL_PAGE_MAX, folded_query, pool_filters

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections import Counter, OrderedDict, defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -303,37 +303,6 @@ def panel_core(
         row.owned = owned.get(row.short_id, 0)
         row.short = row.owned < in_deck[row.short_id]
     return Core(resolved, result, rows, problems, zones, dict(in_deck), dict(owned))
-
-
-# The cores a +/- drew last, by (deck, version, grouping): the next +/- of the same deck
-# finds its before-state here instead of resolving and checking it again. Per process and
-# bounded; an entry is used only if the deck's cards, format, faction and collection counts
-# read now are the ones it was drawn from (a collection changes without a new version).
-CORES_KEPT = 256
-_cores: OrderedDict[tuple[int, int, str], tuple[tuple[Any, ...], Core]] = OrderedDict()
-
-
-def _core_inputs(deck: Deck, intake: Intake, owned: Mapping[str, int]) -> tuple[Any, ...]:
-    """What a core is drawn from. The cards by what they are, not their order or how they
-    were read: a +/-'s deck puts the changed card last, the next read puts it in its place."""
-    faction = deck.faction.name if deck.faction else None
-    cards = sorted((c.short_id or "", c.zone or "", c.quantity) for c in intake.cards)
-    return (deck.game.slug, deck.format, faction, cards, dict(owned))
-
-
-def edit_core(deck: Deck, choices: Choices, intake: Intake, owned: Mapping[str, int]) -> Core:
-    """panel_core for a +/- (no key stats drawn), kept for the next +/- of the same version."""
-    key = (deck.pk, deck.version, choices.group)
-    inputs = _core_inputs(deck, intake, owned)
-    kept = _cores.get(key)
-    if kept is not None and kept[0] == inputs:
-        _cores.move_to_end(key)
-        return kept[1]
-    core = panel_core(deck, choices, intake, owned, stats=False)
-    _cores[key] = (inputs, core)
-    while len(_cores) > CORES_KEPT:
-        _cores.popitem(last=False)
-    return core
 
 
 def _head_context(deck: Deck, choices: Choices, core: Core) -> dict[str, Any]:
