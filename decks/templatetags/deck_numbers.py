@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from django import template
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
@@ -44,4 +47,21 @@ def chart_body(chart: DeckChart) -> SafeString:
             + "</tr>"
             for label, values in chart.rows()
         )
+    )
+
+
+@register.filter
+def curve_bars(curve: Sequence[Any], title: str) -> SafeString:
+    """The panel head's small curve (decks.views.panel.mini_curve's bars) with its label for
+    screen readers, written here as the chart tables are (see chart_head for why)."""
+    said = ", ".join(f"{bar.label}: {bar.value}" for bar in curve)
+    bars = "".join(
+        f'<span class="bar" data-h="{bar.tenths}" title="{escape(bar.label)}: {bar.value}">'
+        f'<span class="fill"></span><span class="label">{escape(bar.label)}</span></span>'
+        for bar in curve
+    )
+    # Safe: every part is escaped just here.
+    return mark_safe(
+        f'<div class="mini-curve" role="img" aria-label="{escape(title)}: {escape(said)}">'
+        f"{bars}</div>"
     )
