@@ -20,7 +20,7 @@ from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models import Model
+from django.db.models import ForeignKey, Model
 from django.db.models.expressions import Col
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -135,6 +135,12 @@ _READ: tuple[tuple[str | None, str], ...] = (
 )
 
 
+def _foreign_key(name: str) -> ForeignKey[Any, Any]:
+    field = Deck._meta.get_field(name)
+    assert isinstance(field, ForeignKey)
+    return field
+
+
 @dataclass(frozen=True)
 class _Part:
     """One model's columns in the read: where they are in a row and how each is converted."""
@@ -156,7 +162,7 @@ def _edit_read(connection: BaseDatabaseWrapper) -> tuple[str, tuple[_Part, ...]]
     joins: list[str] = []
     parts: list[_Part] = []
     for relation, join in _READ:
-        model = Deck if relation is None else Deck._meta.get_field(relation).related_model
+        model = Deck if relation is None else _foreign_key(relation).related_model
         assert isinstance(model, type) and issubclass(model, Model)
         alias = deck if relation is None else f"r_{relation}"
         fields = model._meta.concrete_fields
@@ -176,7 +182,7 @@ def _edit_read(connection: BaseDatabaseWrapper) -> tuple[str, tuple[_Part, ...]]
         )
         select.extend(f'"{alias}"."{f.column}"' for f in fields)
         if relation is not None:
-            key = Deck._meta.get_field(relation).column
+            key = _foreign_key(relation).column
             joins.append(
                 f'{join} JOIN "{model._meta.db_table}" "{alias}" '
                 f'ON "{alias}"."{model._meta.pk.column}" = "{deck}"."{key}"'
@@ -217,7 +223,7 @@ def deck_for_edit(*, deck_id: str, user: Any, card: str = "") -> EditRead | None
     assert isinstance(deck, Deck)
     for part in parts[1:]:
         assert part.relation is not None
-        Deck._meta.get_field(part.relation).set_cached_value(deck, _instance(part, found, db))
+        _foreign_key(part.relation).set_cached_value(deck, _instance(part, found, db))
     raw, card_held, latest = found[-3:]
     rows = json.loads(raw) if isinstance(raw, str) else (raw or [])
     owned: dict[str, int] = {}
