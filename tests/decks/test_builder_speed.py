@@ -170,3 +170,17 @@ def test_a_plus_or_minus_finds_the_panel_drawn_for_its_version_only_while_nothin
     again = edit_core(read.deck, choices, read.intake, held)
     assert again is not drawn and again.owned[cards[0].short_id] == 3
     assert edit_core(read.deck, Choices(group="cost"), read.intake, held) is not again
+
+
+def test_a_row_sent_after_a_plus_keeps_its_key_stats(client, dana):
+    deck, cards = big_deck(client)
+    page = client.get(f"/decks/{deck.share_key}/edit/").content.decode()
+    anchor = f"row-{cards[0].short_id}-main"
+    stats = re.search(rf'id="{anchor}".*?(<span class="key-stats">.*?</span></span>)', page, re.S)
+    assert stats is not None
+    html = step(client, deck, cards[0], "add", 2).content.decode()
+    assert stats[1] in html
+    # A card new to the deck comes in its group, its row with its stats too.
+    html = step(client, deck, cards[-1], "add", 3).content.decode()
+    row = re.search(rf'id="row-{cards[-1].short_id}-main".*?</li>', html, re.S)
+    assert row is not None and 'class="key-stats"' in row[0]
