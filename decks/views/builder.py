@@ -38,12 +38,12 @@ from decks.services import (
 from decks.services.history import MAYBE, NOTE_MAX, VersionNotFound
 from decks.services.write import MAX_MAYBE
 from decks.views.common import owned_or_404, readable_or_404, version_in
+from decks.views.edit_cores import edit_core
 from decks.views.panel import (
     Choices,
     choices_from,
     panel_changes,
     panel_context,
-    panel_core,
     results_context,
 )
 from decks.views.pool import POOL_PAGE, POOL_PAGE_MAX, folded_query, pool_filters
@@ -247,14 +247,14 @@ def deck_edit_card(request: HttpRequest, deck_id: str) -> HttpResponse:
     if not request.headers.get("HX-Request"):
         return _write(request, deck, _stepped_deck, **step)
     choices = choices_from(request.POST, deck.game.engine)
-    before = panel_core(deck, choices, read.intake, read.owned, stats=False)
+    before = edit_core(deck, choices, read.intake, read.owned)
     try:
         stepped = deck_card_step(
             deck=deck, expected_version=version_in(request), author=signed_in(request), **step
         )
     except (DeckConflict, DeckContentError, InputError) as exc:
         return _refused(request, deck, exc)
-    after = panel_core(deck, choices, stepped.intake or read.intake, read.owned, stats=False)
+    after = edit_core(deck, choices, stepped.intake or read.intake, read.owned)
     changes = panel_changes(deck, choices, before, after)
     if changes is None:
         return _panel_or_back(request, deck)

@@ -385,6 +385,14 @@ def panel_context(
     }
 
 
+def fill_stats(engine: GameEngine, rows: Iterable[Row]) -> None:
+    """The key stats of the rows a +/- sends (its cores are drawn without them): the same for
+    as long as the card is, so a row of a kept core may already have them."""
+    for row in rows:
+        if not row.stats:
+            row.stats = stats_html(key_stats(engine, row.entry.card.stats))
+
+
 def panel_changes(deck: Deck, choices: Choices, before: Core, after: Core) -> dict[str, Any] | None:
     """What the panel must draw again after a +/- took it from `before` to `after`: the rows
     that changed (by signature), and the groups or zones whose rows came or went, each
@@ -413,6 +421,13 @@ def panel_changes(deck: Deck, choices: Choices, before: Core, after: Core) -> di
             if changed:
                 # Its count may have changed too: its heading is drawn with the rows.
                 counts.append((zone, group))
+    engine = deck.game.engine
+    sent = [
+        *rows,
+        *(r for _, group in groups for r in group.rows),
+        *(r for zone in zones for group in zone.groups for r in group.rows),
+    ]
+    fill_stats(engine, sent)
     return {
         **_head_context(deck, choices, after),
         **(builder_collection(deck, after.in_deck, after.owned) if deck.built_at is None else {}),

@@ -12,6 +12,8 @@ from cardsite.collection.models import CollectionCard, Pool, PoolMember
 from decks.models import Deck, DeckVersion
 from decks.reading.editing import deck_for_edit
 from decks.reading.owning import owned_by_short_id
+from decks.views.edit_cores import edit_core
+from decks.views.panel import Choices
 from tests.decks.test_builder_pages import make_deck, sample
 
 pytestmark = pytest.mark.django_db
@@ -139,3 +141,46 @@ def test_no_one_else_reads_a_deck_for_editing(client, dana):
         f"/decks/{deck.share_key}/edit/card/", {"card": "x", "action": "add", "version": 2}
     )
     assert response.status_code == 404
+
+
+def test_the_one_read_brings_the_deck_as_the_orm_reads_it(client, dana):
+    deck, _ = big_deck(client, count=3)
+    read = deck_for_edit(deck_id=deck.share_key, user=dana)
+    orm = Deck.objects.select_related("owner", "game", "faction").get(pk=deck.pk)
+    fields = [f.attname for f in Deck._meta.concrete_fields]
+    assert [getattr(read.deck, f) for f in fields] == [getattr(orm, f) for f in fields]
+    assert (read.deck.owner, read.deck.game, read.deck.faction) == (
+        orm.owner,
+        orm.game,
+        orm.faction,
+    )
+    assert read.deck.game.engine is orm.game.engine
+
+
+def test_a_plus_or_minus_finds_the_panel_drawn_for_its_version_only_while_nothing_else_changed(
+    client, dana
+):
+    deck, cards = big_deck(client, count=4)
+    read = deck_for_edit(deck_id=deck.share_key, user=dana)
+    choices = Choices()
+    drawn = edit_core(read.deck, choices, read.intake, read.owned)
+    assert edit_core(read.deck, choices, read.intake, read.owned) is drawn
+    # Copies held change without a new version: the panel is drawn again.
+    held = {**read.owned, cards[0].short_id: 3}
+    again = edit_core(read.deck, choices, read.intake, held)
+    assert again is not drawn and again.owned[cards[0].short_id] == 3
+    assert edit_core(read.deck, Choices(group="cost"), read.intake, held) is not again
+
+
+def test_a_row_sent_after_a_plus_keeps_its_key_stats(client, dana):
+    deck, cards = big_deck(client)
+    page = client.get(f"/decks/{deck.share_key}/edit/").content.decode()
+    anchor = f"row-{cards[0].short_id}-main"
+    stats = re.search(rf'id="{anchor}".*?(<span class="key-stats">.*?</span></span>)', page, re.S)
+    assert stats is not None
+    html = step(client, deck, cards[0], "add", 2).content.decode()
+    assert stats[1] in html
+    # A card new to the deck comes in its group, its row with its stats too.
+    html = step(client, deck, cards[-1], "add", 3).content.decode()
+    row = re.search(rf'id="row-{cards[-1].short_id}-main".*?</li>', html, re.S)
+    assert row is not None and 'class="key-stats"' in row[0]
