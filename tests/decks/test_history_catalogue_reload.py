@@ -17,6 +17,7 @@ from decks.services import (
     DeckContentError,
     Intake,
     RequestedCard,
+    deck_checkpoint,
     deck_create,
     deck_revert,
     deck_set_quantity,
@@ -95,7 +96,10 @@ def test_a_decks_history_reads_the_same_after_the_catalogue_is_loaded_again(deck
 
 def test_a_card_gone_from_the_catalogue_still_shows_in_old_versions_by_its_short_id(deck, owner):
     gone = cards(5)[4]
+    # Checkpoints keep versions 8 and 9 apart: the builder's next edit would fold into them.
+    deck_checkpoint(deck=deck, author=owner, note="", expected_version=8)
     deck_set_quantity(deck=deck, expected_version=8, card=gone.short_id, step=3, author=owner)
+    deck_checkpoint(deck=deck, author=owner, note="", expected_version=9)
     deck_set_quantity(deck=deck, expected_version=9, card=gone.short_id, quantity=0, author=owner)
     name = gone.name
     with_card = state_at(deck, 9)
