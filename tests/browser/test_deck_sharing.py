@@ -139,6 +139,8 @@ def test_the_builders_export_panel_follows_the_deck_as_it_changes(server, page, 
     deck, exports, cards = shared
     sign_in(page, server, "browser-sharer", "a-Long-browser-pass-7")
     page.goto(server + f"/decks/{deck.share_key}/edit/")
+    # The builder keeps sharing, printing and deleting folded below the deck.
+    page.get_by_text("Share, print, delete", exact=True).click()
     page.get_by_text("Export", exact=True).click()
     text_box = page.get_by_label("Decklist as plain text")
     expect(text_box).to_have_value(exports["text"]["text"])
