@@ -250,10 +250,23 @@
       attributes: true,
       attributeFilter: ["data-theme", "class"],
     });
-    // New content (the builder's panel after an edit): draw what is not drawn yet.
-    document.addEventListener("htmx:load", () => drawAll());
-    document.addEventListener("htmx:afterSwap", () => drawAll());
-    document.addEventListener("htmx:afterSettle", () => drawAll());
+    // New content (the builder's panel after an edit): draw what is not drawn yet, after the
+    // browser has painted the swap, so the rows and counts a click changed show first and
+    // the charts (tens of milliseconds of Chart.js) follow a frame later; one drawing for the
+    // several events of a swap.
+    let pending = 0;
+    const drawSoon = () => {
+      if (pending) return;
+      pending = requestAnimationFrame(() =>
+        setTimeout(() => {
+          pending = 0;
+          drawAll();
+        }),
+      );
+    };
+    document.addEventListener("htmx:load", drawSoon);
+    document.addEventListener("htmx:afterSwap", drawSoon);
+    document.addEventListener("htmx:afterSettle", drawSoon);
 
     window.cardsiteCharts = { drawAll };
     drawAll();
