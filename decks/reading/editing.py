@@ -153,10 +153,20 @@ class _Part:
     converters: tuple[tuple[Any, ...], ...]
 
 
-@lru_cache(maxsize=64)
 def _edit_read(connection: BaseDatabaseWrapper) -> tuple[str, tuple[_Part, ...]]:
-    """The read's SQL and its parts, built once per connection (its converters are its own):
-    building the ORM's query for every +/- cost more than running it."""
+    """The read's SQL and its parts, built once per database (`_built`): building the ORM's
+    query for every +/- cost more than running it."""
+    return _built(connection.alias)
+
+
+@lru_cache(maxsize=8)
+def _built(alias: str) -> tuple[str, tuple[_Part, ...]]:
+    """Keyed by the database, not by its connection object: a threaded server opens a new
+    connection object in every request's thread, so a cache by connection missed on every
+    +/- there and kept each dead connection alive. The converters are those of the first
+    connection to ask, which read only settings every connection to the database shares,
+    and each is called with the connection at hand (_instance)."""
+    connection = connections[alias]
     deck = Deck._meta.db_table
     select: list[str] = []
     joins: list[str] = []
