@@ -342,14 +342,20 @@ def fold_or_record(
     open version. One query either way; `after` (the whole deck) only for a keyframe."""
     now = now or timezone.now()
     author_id = author.pk if author is not None and author.is_authenticated else None
-    if latest is not None and can_fold(latest, author_id=author_id, number=number, now=now):
-        DeckVersion.objects.filter(deck=deck, number=latest.number).update(
+    # `open=True` in the UPDATE itself: a checkpoint may have closed the version since
+    # `latest` was read (it bumps no deck version, so the write's version check lets this
+    # through); then this step starts a version of its own, as it would have.
+    if (
+        latest is not None
+        and can_fold(latest, author_id=author_id, number=number, now=now)
+        and DeckVersion.objects.filter(deck=deck, number=latest.number, open=True).update(
             number=number,
             created_at=now,
             changes=composed(latest.changes, changes),
             setting_changes=composed_settings(latest.setting_changes, settings_changed),
             steps=[*(latest.steps or []), [kind, changes]],
         )
+    ):
         return
     record_version(
         deck=deck,

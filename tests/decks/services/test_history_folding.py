@@ -19,15 +19,18 @@ from decks.services import (
     deck_update,
 )
 from decks.services.history import (
+    EDIT,
     FOLD_WINDOW,
     KEYFRAME_EVERY,
     NOTE_MAX,
     Summary,
     VersionNotFound,
     deck_state,
+    latest_version,
     state_at,
     summary,
 )
+from decks.services.write import write_steps
 from engines.errors import InputError
 from tests.decks.services.test_history import main_cards, make_deck
 
@@ -164,6 +167,26 @@ def test_a_checkpoint_closes_the_fold_with_its_note_and_leaves_the_version(owner
     assert deck.version == 2
     plus(deck, b, owner)
     assert [v[0] for v in versions(deck)] == [1, 2, 3]
+
+
+def test_an_edit_that_read_its_version_before_a_checkpoint_closed_it_starts_a_new_one(owner):
+    a, b = main_cards(2)
+    deck = make_deck(owner, [a])
+    plus(deck, a, owner)
+    # The +/- reads the latest version, then the owner's other tab saves a checkpoint on it
+    # (which moves no deck version), then the +/- writes.
+    read_before = latest_version(deck)
+    deck_checkpoint(deck=deck, author=owner, note="kept apart", expected_version=2)
+    write_steps(
+        deck=deck,
+        version=2,
+        author=owner,
+        latest=read_before,
+        changes=[[b.short_id, "main", 0, 1]],
+        kind=EDIT,
+    )
+    assert [(v[0], v[3]) for v in versions(deck)] == [(1, False), (2, False), (3, True)]
+    assert DeckVersion.objects.get(deck=deck, number=2).note == "kept apart"
 
 
 def test_a_checkpoint_is_refused_on_a_stale_version_or_a_note_too_long(owner):
