@@ -37,7 +37,7 @@ from decks.services import (
 )
 from decks.services.history import MAYBE, NOTE_MAX, VersionNotFound
 from decks.services.write import MAX_MAYBE
-from decks.views.common import owned_or_404, readable_or_404, version_in
+from decks.views.common import ascii_number, owned_or_404, readable_or_404, version_in
 from decks.views.edit_cores import edit_core
 from decks.views.panel import (
     Choices,
@@ -147,10 +147,10 @@ def deck_new(request: HttpRequest) -> HttpResponse:
 def _pool_number(request: HttpRequest) -> int:
     """The pool page asked for. InputError beyond a whole number from 1 to POOL_PAGE_MAX;
     a page past the last is the last (pool_page)."""
-    raw = request.GET.get("page", "1")
-    if not raw.isdigit() or not 1 <= int(raw[:7]) <= POOL_PAGE_MAX:
+    number = ascii_number(request.GET.get("page", "1"), 7)
+    if number is None or not 1 <= number <= POOL_PAGE_MAX:
         raise InputError("page", f"page is a whole number from 1 to {POOL_PAGE_MAX:,}.")
-    return int(raw)
+    return number
 
 
 def _paging(deck: Deck, choices: Choices, found: PoolPage | None) -> dict[str, str]:

@@ -59,11 +59,19 @@ def tabs_context(request: HttpRequest, deck: Deck, kept: int | None = None) -> d
     }
 
 
+def ascii_number(raw: str | None, most_digits: int) -> int | None:
+    """`raw` as a whole number of at most `most_digits` ASCII digits, else None. ASCII only:
+    str.isdigit() also takes "²", which int() refuses."""
+    if raw and raw.isascii() and raw.isdigit() and len(raw) <= most_digits:
+        return int(raw)
+    return None
+
+
 def version_in(request: HttpRequest) -> int | None:
     """The deck version a form was built from: None when absent, and -1 (a version no deck
     has, so the write is refused as stale) when it is not a version number."""
     raw = request.POST.get("version", "")
     if not raw:
         return None
-    # ASCII digits only: str.isdigit() also takes "²", which int() refuses.
-    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 10 else -1
+    number = ascii_number(raw, 9)
+    return -1 if number is None else number

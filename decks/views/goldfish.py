@@ -28,7 +28,7 @@ from decks.services import (
     sample_hand,
     summary_table,
 )
-from decks.views.common import readable_or_404
+from decks.views.common import ascii_number, readable_or_404
 from engines.errors import InputError
 from engines.goldfish import MAX_RUNS
 from engines.hands import Mulligan, StepKind
@@ -37,8 +37,7 @@ SEED_DIGITS = 9
 
 
 def _seed(raw: str | None) -> int | None:
-    # ASCII digits only: str.isdigit() also takes "²", which int() refuses.
-    return int(raw) if raw and raw.isascii() and raw.isdigit() and len(raw) <= SEED_DIGITS else None
+    return ascii_number(raw, SEED_DIGITS)
 
 
 def _simulates(request: HttpRequest) -> bool:

@@ -29,7 +29,7 @@ from decks.services.playtest import (
     second_deck_of,
 )
 from decks.services.resolve import ResolvedDeck
-from decks.views.common import readable_or_404
+from decks.views.common import ascii_number, readable_or_404
 from engines.errors import InputError
 from engines.playtest import MAX_SEED
 from engines.rules import DeckCard
@@ -41,11 +41,8 @@ SHARE_KEY = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
 def _seed(raw: str | None) -> int | None:
-    # ASCII digits only: str.isdigit() also takes "²", which int() refuses.
-    if raw and raw.isascii() and raw.isdigit() and len(raw) <= SEED_DIGITS:
-        value = int(raw)
-        return value if value <= MAX_SEED else None
-    return None
+    value = ascii_number(raw, SEED_DIGITS)
+    return value if value is not None and value <= MAX_SEED else None
 
 
 def _picked(request: HttpRequest) -> list[int]:

@@ -99,7 +99,7 @@ def test_all_33_matches_of_the_issues_query_can_be_added_to_a_faction_deck(build
     assert "legal in Faction deck" in page and "not legal in Faction deck" not in page
 
 
-@pytest.mark.parametrize("page", ["0", "-1", "two", "100000", "1" * 40])
+@pytest.mark.parametrize("page", ["0", "-1", "two", "100000", "1" * 40, "²", "1\n", "٣"])
 def test_a_page_that_is_not_a_whole_number_from_1_to_the_limit_is_a_400_naming_it(builder, page):
     deck = make_deck(builder)
     response = edit(builder, deck, page=page)
