@@ -52,9 +52,12 @@
     if (event.target.matches?.("input.copy-field")) event.target.select();
   });
 
-  // The builder changes the deck in place (htmx swaps #deck-panel): fetch the exports again
-  // when the panel shows a version the export panel was not drawn from.
+  // The builder changes the deck in place and says so with deck:changed, once its panel and
+  // version are current (not on htmx:afterSettle, which may come before the builder has read
+  // the new version from the answer): fetch the exports again when the version moved.
+  let wanted = null;
   const refresh = async (panel, version) => {
+    wanted = version;
     const get = async (url) => {
       const response = await fetch(url, { headers: { Accept: "application/json" } });
       if (!response.ok) throw new Error(response.statusText);
@@ -62,6 +65,8 @@
     };
     try {
       const [text, code] = await Promise.all([get(panel.dataset.textUrl), get(panel.dataset.codeUrl)]);
+      // Two quick edits: an older answer arriving last must not overwrite a newer one.
+      if (version !== wanted) return;
       document.getElementById("export-text").value = text.text;
       document.getElementById("export-code").value = code.code;
       panel.dataset.version = version;
@@ -70,10 +75,9 @@
     }
   };
 
-  document.addEventListener("htmx:afterSettle", () => {
-    const deckPanel = document.getElementById("deck-panel");
+  document.addEventListener("deck:changed", (event) => {
     const exportPanel = document.getElementById("export");
-    const version = deckPanel?.dataset.version;
+    const version = String(event.detail?.version ?? "");
     if (exportPanel && version && version !== exportPanel.dataset.version) {
       refresh(exportPanel, version);
     }
