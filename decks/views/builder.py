@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.backends.utils import csrf_input
 from django.views.decorators.http import require_POST
 
 from cardsite.accounts import signed_in
@@ -210,11 +211,16 @@ def deck_edit(request: HttpRequest, deck_id: str) -> HttpResponse:
     if htmx:
         counts = deck_card_counts(deck=deck)
         planned = {p.short_id: p.quantity for p in planned_cards(deck=deck)}
-        context.update(results_context(deck, choices, cards, counts, planned), deck=deck)
+        context.update(
+            results_context(deck, choices, cards, counts, planned, csrf=csrf_input(request)),
+            deck=deck,
+        )
         fragment = "decks/_pool_items.html" if target == "pool-more" else "decks/_results.html"
         return render(request, fragment, context, status=status)
     panel = panel_context(deck, choices, with_export=True)
-    results = results_context(deck, choices, cards, panel["in_deck"], panel["planned_counts"])
+    results = results_context(
+        deck, choices, cards, panel["in_deck"], panel["planned_counts"], csrf=csrf_input(request)
+    )
     context.update(panel, **results, filters=pool_filters(deck, choices))
     return render(request, "decks/edit.html", context, status=status)
 

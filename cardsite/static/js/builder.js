@@ -352,9 +352,14 @@
     else choose("view", link.dataset.view);
   });
 
-  // A search swaps new results in: show the copies in the deck beside them.
+  // A search swaps new results in: show the copies in the deck beside them, once per answer
+  // (htmx fires afterSwap on every node the swap inserts).
+  const answered = new WeakSet();
   document.body.addEventListener("htmx:afterSwap", (event) => {
-    if (event.detail.target?.id === "builder-results") {
+    const { target, xhr } = event.detail;
+    if (xhr && answered.has(xhr)) return;
+    if (xhr) answered.add(xhr);
+    if (target?.id === "builder-results") {
       showCounts(JSON.parse($("deck-meta")?.dataset.counts || "{}"));
     }
   });

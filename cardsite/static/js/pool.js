@@ -138,8 +138,16 @@
 
   // A query that cannot be read, or a page number out of range, answers 400 saying why:
   // show it where the cards were.
+  // The "more" link goes away with the swap. Had it kept focus, removing it would make the
+  // browser lay out the whole new page of cards at once, in the swap itself; instead focus
+  // moves to the first new card a frame later, where a keyboard user goes on from.
+  let refocus = false; // or the index of the first new card
   document.body.addEventListener("htmx:beforeSwap", (event) => {
     const { xhr, target } = event.detail;
+    if (target?.id === "pool-more" && target.contains(document.activeElement)) {
+      refocus = pool.querySelectorAll("li.result[data-card]").length;
+      document.activeElement.blur();
+    }
     if (xhr.status === 400 && (target?.id === "builder-results" || target?.id === "pool-more")) {
       event.detail.shouldSwap = true;
       event.detail.isError = false;
@@ -148,17 +156,21 @@
 
   // ---- Copies in the deck, on every card of the pool -------------------------------------
 
+  // Writes only what differs: a page of results arrives already showing the deck's counts,
+  // and every write to a card would make the browser restyle it again.
+  const put = (el, text) => {
+    if (el && el.textContent !== text) el.textContent = text;
+  };
+
   function showInDeck(counts, planned) {
     for (const li of pool.querySelectorAll("li.result[data-card]")) {
       const n = counts[li.dataset.card] || 0;
-      const badge = li.querySelector("[data-in-deck]");
-      if (badge) badge.textContent = n ? `${n} in deck` : "";
-      li.classList.toggle("in-deck-some", n > 0);
+      put(li.querySelector("[data-in-deck]"), n ? `${n} in deck` : "");
+      if (li.classList.contains("in-deck-some") !== n > 0) li.classList.toggle("in-deck-some", n > 0);
       const remove = li.querySelector("[data-action=remove]");
-      if (remove) remove.disabled = n === 0;
+      if (remove && remove.disabled !== (n === 0)) remove.disabled = n === 0;
       const m = planned?.[li.dataset.card] || 0;
-      const plan = li.querySelector("[data-planned]");
-      if (plan) plan.textContent = m ? `${m} maybe` : "";
+      put(li.querySelector("[data-planned]"), m ? `${m} maybe` : "");
     }
   }
 
@@ -181,8 +193,20 @@
 
   // A new page of results shows what the deck holds; builder.js announces every write
   // (deck:changed) itself.
+  // htmx fires afterSwap on every node a swap inserts (sixty cards of a page): act once per
+  // answer.
+  const answered = new WeakSet();
   document.body.addEventListener("htmx:afterSwap", (event) => {
-    const target = event.detail.target;
+    const { target, xhr } = event.detail;
+    if (xhr && answered.has(xhr)) return;
+    if (xhr) answered.add(xhr);
+    if (target?.id === "pool-more" && refocus !== false) {
+      const first = pool.querySelectorAll("li.result[data-card]")[refocus];
+      refocus = false;
+      if (first) {
+        requestAnimationFrame(() => first.querySelector("[data-action=add]")?.focus({ preventScroll: true }));
+      }
+    }
     if (target?.id === "builder-results" || target?.id === "pool-more") {
       showInDeck(panelMaps().counts, panelMaps().planned);
       if (target.id === "builder-results") address();
