@@ -394,38 +394,75 @@ def fill_stats(engine: GameEngine, rows: Iterable[Row]) -> None:
             row.stats = stats_html(key_stats(engine, row.entry.card.stats))
 
 
+def group_block_id(zone: str, key: str) -> str:
+    """The id of a group's block in the panel (decks/_panel_group.html)."""
+    return f"group-{zone}-{key}"
+
+
+def _place(ids: list[str], i: int) -> str:
+    """Where the `i`th of these siblings goes, as an htmx out-of-band swap: before the one
+    after it, else after the one before it (a zone or group holds more than it alone)."""
+    if i + 1 < len(ids):
+        return f"beforebegin:#{ids[i + 1]}"
+    return f"afterend:#{ids[i - 1]}"
+
+
 def panel_changes(deck: Deck, choices: Choices, before: Core, after: Core) -> dict[str, Any] | None:
     """What the panel must draw again after a +/- took it from `before` to `after`: the rows
-    that changed (by signature), and the groups or zones whose rows came or went, each
-    whole; with the head. None when a zone came or went: then the whole panel is drawn."""
+    that changed (by signature), the rows and groups that came (each with its place) or
+    went; with the head. A zone that was or becomes empty is drawn whole; None when a zone
+    came or went: then the whole panel is drawn."""
     zones_before = {z.slug: z for z in before.zones}
     zones_after = {z.slug: z for z in after.zones}
     if set(zones_before) != set(zones_after):
         return None
     old = {r.anchor: r.signature for r in before.rows}
     zones: list[ZoneBlock] = []
-    groups: list[tuple[ZoneBlock, Group]] = []
     counts: list[tuple[ZoneBlock, Group]] = []
     rows: list[Row] = []
+    # Rows that came, each with where it goes (an htmx out-of-band swap), and rows that went.
+    places: list[tuple[Row, str]] = []
+    group_places: list[tuple[ZoneBlock, Group, str]] = []
+    # Ids of the rows and groups that went.
+    gone: list[str] = []
     for slug, zone in zones_after.items():
         keys_before = {g.key: {r.anchor for r in g.rows} for g in zones_before[slug].groups}
-        keys_after = {g.key: {r.anchor for r in g.rows} for g in zone.groups}
-        if set(keys_before) != set(keys_after):
+        block_ids = [group_block_id(slug, g.key) for g in zone.groups]
+        if not keys_before or not zone.groups:
             zones.append(zone)
             continue
-        for group in zone.groups:
-            if keys_before[group.key] != keys_after[group.key]:
-                groups.append((zone, group))
+        # A group that came goes in its place among the others, and one that went is
+        # deleted, rather than the whole zone (most of a deck) being drawn again.
+        kept_keys = {g.key for g in zone.groups}
+        gone.extend(group_block_id(slug, key) for key in keys_before if key not in kept_keys)
+        for gi, group in enumerate(zone.groups):
+            if group.key not in keys_before:
+                group_places.append((zone, group, _place(block_ids, gi)))
                 continue
-            changed = [r for r in group.rows if old.get(r.anchor) != r.signature]
+            before_rows = keys_before[group.key]
+            anchors = [r.anchor for r in group.rows]
+            went_away = before_rows - set(anchors)
+            gone.extend(sorted(went_away))
+            # So a row that came: in its place among the others, not its whole group again.
+            places.extend(
+                (row, _place(anchors, i))
+                for i, row in enumerate(group.rows)
+                if row.anchor not in before_rows
+            )
+            changed = [
+                r
+                for r in group.rows
+                if r.anchor in before_rows and old.get(r.anchor) != r.signature
+            ]
             rows.extend(changed)
-            if changed:
-                # Its count may have changed too: its heading is drawn with the rows.
+            if changed or went_away or len(anchors) != len(before_rows):
+                # Its count changed too: its heading is drawn with the rows.
                 counts.append((zone, group))
     engine = deck.game.engine
     sent = [
         *rows,
-        *(r for _, group in groups for r in group.rows),
+        *(r for r, _ in places),
+        *(r for _, group, _ in group_places for r in group.rows),
         *(r for zone in zones for group in zone.groups for r in group.rows),
     ]
     fill_stats(engine, sent)
@@ -433,9 +470,11 @@ def panel_changes(deck: Deck, choices: Choices, before: Core, after: Core) -> di
         **_head_context(deck, choices, after),
         **(builder_collection(deck, after.in_deck, after.owned) if deck.built_at is None else {}),
         "oob_zones": zones,
-        "oob_groups": groups,
         "oob_group_counts": counts,
         "oob_rows": rows,
+        "oob_places": places,
+        "oob_group_places": group_places,
+        "oob_gone": gone,
         "zone_counts": [z for z in after.zones if z not in zones],
         "oob_collection": deck.built_at is None,
         # A +/- just made: it can be undone, and it ends what could be redone.

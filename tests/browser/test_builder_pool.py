@@ -203,3 +203,35 @@ def test_on_a_phone_the_pool_comes_first_and_the_deck_is_a_drawer_showing_its_co
     page.locator(".builder-tabs [data-tab=pool]").click()
     expect(tab).to_have_attribute("aria-expanded", "false")
     expect(page.locator("#builder-q")).to_be_visible()
+
+
+def test_rows_and_groups_that_come_and_go_in_place_leave_the_panel_as_a_fresh_page_draws_it(
+    server, page, fleet
+):
+    deck, ships, _ = fleet
+    tech = Card.objects.filter(
+        game__slug=TACTICS, card_type__name="Tech", factions__slug="starfleet"
+    ).order_by("name")[0]
+    open_builder(page, server, deck, f"?q=!%22{tech.name}%22+or+!%22{ships[1].name}%22")
+    panel = page.locator("#deck-panel")
+    order = "els => els.map(e => e.id)"
+    blocks = "#deck-panel .group-block, #deck-panel li.deck-row"
+
+    def add(card):
+        page.locator(f'#pool [data-card="{card.short_id}"] [data-action="add"]').click()
+        expect(panel.locator(f'li.deck-row[data-card="{card.short_id}"]')).to_have_count(1)
+
+    add(ships[1])  # a row new to the Ships' group
+    add(tech)  # a group new to the deck
+    expect(panel.locator(".group-block[id$='-tech']")).to_have_count(1)
+    drawn = page.locator(blocks).evaluate_all(order)
+    page.reload()
+    assert page.locator(blocks).evaluate_all(order) == drawn
+    # Taken away again, the row and then the group go, leaving the panel as it was.
+    panel.get_by_role("button", name=f"Remove one {tech.name}").click()
+    expect(panel.locator(".group-block[id$='-tech']")).to_have_count(0)
+    panel.get_by_role("button", name=f"Remove one {ships[1].name}").click()
+    expect(panel.locator(f'li.deck-row[data-card="{ships[1].short_id}"]')).to_have_count(0)
+    drawn = page.locator(blocks).evaluate_all(order)
+    page.reload()
+    assert page.locator(blocks).evaluate_all(order) == drawn

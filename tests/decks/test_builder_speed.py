@@ -78,15 +78,57 @@ def test_a_plus_answers_with_only_the_changed_row_and_the_head(client, dana):
     assert re.search(r"<strong data-deck-count>30</strong>", html)
 
 
-def test_a_card_new_to_the_deck_comes_with_its_group_and_a_gone_one_leaves_it(client, dana):
+def placed(html, card):
+    """Where the answer puts the new row of `card`: (how, beside which card's short id)."""
+    found = re.search(
+        r'<div hx-swap-oob="(beforebegin|afterend):#row-(\w+)-main">'
+        rf'<li id="row-{card.short_id}-main"',
+        html,
+    )
+    return found and found.groups()
+
+
+def test_a_card_new_to_the_deck_comes_alone_in_its_place_and_a_gone_one_is_deleted(client, dana):
     deck, cards = big_deck(client)
-    html = step(client, deck, cards[-1], "add", 2).content.decode()
-    ids = oob_ids(html)
-    assert "group-main-unit" in ids
-    assert f'id="row-{cards[-1].short_id}-main"' in html
-    html = step(client, deck, cards[-1], "remove", 3, zone="main").content.decode()
-    assert "group-main-unit" in oob_ids(html)
-    assert f'id="row-{cards[-1].short_id}-main"' not in html
+    new = cards[-1]
+    by_name = sorted(cards, key=lambda c: c.name)
+    i = by_name.index(new)
+    html = step(client, deck, new, "add", 2).content.decode()
+    # Not its whole group again: the one row, before the row that follows it by name (or
+    # after the last), and the group's heading with its new count.
+    assert "group-main-unit" not in oob_ids(html)
+    assert "head-main-unit" in oob_ids(html)
+    if i + 1 < len(by_name):
+        assert placed(html, new) == ("beforebegin", by_name[i + 1].short_id)
+    else:
+        assert placed(html, new) == ("afterend", by_name[i - 1].short_id)
+    assert html.count(f'id="row-{new.short_id}-main"') == 1
+    html = step(client, deck, new, "remove", 3, zone="main").content.decode()
+    assert f'<div id="row-{new.short_id}-main" hx-swap-oob="delete"></div>' in html
+    assert "group-main-unit" not in oob_ids(html) and "head-main-unit" in oob_ids(html)
+
+
+def test_a_card_new_to_the_deck_that_sorts_last_goes_after_the_last_row(client, dana):
+    deck, cards = big_deck(client)
+    last = max(cards[:-1], key=lambda c: c.name)
+    step(client, deck, last, "remove", 2, zone="main")
+    html = step(client, deck, last, "add", 3).content.decode()
+    before_it = max((c for c in cards[:-1] if c != last), key=lambda c: c.name)
+    assert placed(html, last) == ("afterend", before_it.short_id)
+
+
+def test_a_card_of_a_type_new_to_the_deck_brings_its_group_alone_and_takes_it_away(client, dana):
+    deck, _ = big_deck(client)
+    ability = sample("conquest-of-orion", card_type__name="Ability").first()
+    html = step(client, deck, ability, "add", 2).content.decode()
+    # The Ability group, placed beside the Units' group; not the zone again.
+    assert "zone-main" not in oob_ids(html)
+    found = re.search(r'<div hx-swap-oob="(beforebegin|afterend):#group-main-unit">', html)
+    assert found and 'id="group-main-ability"' in html[found.end() : found.end() + 200]
+    assert f'id="row-{ability.short_id}-main"' in html
+    html = step(client, deck, ability, "remove", 3, zone="main").content.decode()
+    assert '<div id="group-main-ability" hx-swap-oob="delete"></div>' in html
+    assert "zone-main" not in oob_ids(html)
 
 
 def test_the_first_card_of_a_zone_draws_the_whole_panel(client, dana):
