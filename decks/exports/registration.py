@@ -78,7 +78,6 @@ class _Printed:
     problems: tuple[str, ...]
     url: str
     rows: tuple[_Row, ...]
-    lines: int
     total: int
 
 
@@ -93,16 +92,17 @@ def version_state(deck: Deck, version: int) -> DeckState:
         raise
 
 
-def _rows(resolved: ResolvedDeck) -> tuple[list[_Row], int]:
+def _rows(resolved: ResolvedDeck) -> list[_Row]:
     """Every zone in the game's order, its cards grouped by type (in the game's order of
-    types) and by name, with totals per zone and per type; and the number of card lines."""
+    types) and by name, with totals per zone and per type."""
     engine = resolved.snapshot.engine
     type_order = {t.name: i for i, t in enumerate(engine.card_types)}
     zone_names = {z.slug: z.name for z in engine.zones}
     zone_order = {z.slug: i for i, z in enumerate(engine.zones)}
     rows: list[_Row] = []
-    lines = 0
-    for zone in sorted({e.zone for e in resolved.entries}, key=lambda z: (zone_order.get(z, 99), z)):
+    for zone in sorted(
+        {e.zone for e in resolved.entries}, key=lambda z: (zone_order.get(z, 99), z)
+    ):
         entries = [e for e in resolved.entries if e.zone == zone]
         label = zone_names.get(zone, zone)
         rows.append(_Row("zone", label, str(sum(e.quantity for e in entries)), zone=label))
@@ -120,8 +120,7 @@ def _rows(resolved: ResolvedDeck) -> tuple[list[_Row], int]:
                 rows.append(
                     _Row("card", e.card.name, str(e.quantity), not e.card.official, zone=label)
                 )
-            lines += len(group)
-    return rows, lines
+    return rows
 
 
 def _printed(sheet: RegistrationSheet, base_url: str) -> _Printed:
@@ -132,7 +131,7 @@ def _printed(sheet: RegistrationSheet, base_url: str) -> _Printed:
         intake=cards_intake(state.cards),
         faction=state.settings.get("faction"),
     )
-    rows, lines = _rows(resolved)
+    rows = _rows(resolved)
     format_slug = str(state.settings.get("format", ""))
     problems: tuple[str, ...] = ()
     try:
@@ -154,7 +153,6 @@ def _printed(sheet: RegistrationSheet, base_url: str) -> _Printed:
         problems=problems,
         url=base_url.rstrip("/") + version_url(deck, sheet.version),
         rows=tuple(rows),
-        lines=lines,
         total=sum(e.quantity for e in resolved.entries),
     )
 
@@ -172,7 +170,8 @@ def registration_pdf(*, sheets: Sequence[RegistrationSheet], paper: str, base_ur
     register_fonts()
     width, height = (mm * MM for mm in PAPERS[paper])
     out = io.BytesIO()
-    c = Canvas(out, pagesize=(width, height), pageCompression=1)
+    # The default Helvetica would be named on every page, and it is never embedded.
+    c = Canvas(out, pagesize=(width, height), pageCompression=1, initialFontName=SANS)
     c.setTitle("Deck registration sheet" if len(printed) != 1 else printed[0].deck_name)
     c.setCreator("cardsite")
     today = Date.today().isoformat()
@@ -342,27 +341,49 @@ def _columns(rows: Sequence[_Row], per_column: int) -> list[list[_Row]]:
             column = []
             columns.append(column)
             if row.kind != "zone":
-                column.append(_Row("zone", f"{row.zone} (continued)", zone=row.zone))
+                column.append(_continued(row))
         column.append(row)
     return columns
 
 
-def _per_column(sheet: _Printed, rows_height: float) -> tuple[int, float]:
-    """How many rows a column of the first page holds, and their height: a deck of up to
-    ONE_PAGE_LINES lines has its rows shrunk until all of them fit there."""
+def _split(rows: Sequence[_Row]) -> tuple[list[_Row], list[_Row]]:
+    """The rows up to the ONE_PAGE_LINES-th card line, for the first page, and the rest, which
+    starts with its zone's name again."""
+    seen = 0
+    for i, row in enumerate(rows):
+        seen += row.kind == "card"
+        if seen > ONE_PAGE_LINES:
+            cut = i
+            # The headings right above the card go over with it.
+            while rows[cut - 1].kind != "card":
+                cut -= 1
+            rest = list(rows[cut:])
+            if rest[0].kind != "zone":
+                rest.insert(0, _continued(rest[0]))
+            return list(rows[:cut]), rest
+    return list(rows), []
+
+
+def _continued(row: _Row) -> _Row:
+    return _Row("zone", f"{row.zone} (continued)", zone=row.zone)
+
+
+def _per_column(rows: Sequence[_Row], rows_height: float) -> tuple[int, float]:
+    """How many rows a column of the first page holds, and their height: shrunk until all
+    the rows fit in its two columns, when they can at SMALLEST_ROW."""
     usual = int(rows_height // ROW)
-    if sheet.lines > ONE_PAGE_LINES:
-        return usual, ROW
     per = usual
-    while len(_columns(sheet.rows, per)) > 2:
+    while len(_columns(rows, per)) > 2:
         per += 1
     if rows_height / per < SMALLEST_ROW:
         # Only a deck of many zones and types, each of a card or two, comes here.
         return usual, ROW
-    return per, rows_height / per
+    return per, min(ROW, rows_height / per)
 
 
-def _draw_column(c: Canvas, rows: Sequence[_Row], x: float, top: float, w: float, row: float) -> None:
+def _draw_column(
+    c: Canvas, rows: Sequence[_Row], x: float, top: float, w: float, row: float
+) -> None:
     scale = row / ROW
     y = top
     for item in rows:
@@ -402,12 +423,15 @@ def _draw_sheet(c: Canvas, sheet: _Printed, width: float, height: float, today: 
     top = height - MARGIN
     list_top = _header(c, sheet, width, top, today)
     bottom = MARGIN + JUDGE_HEIGHT + 4 * MM
-    per, row = _per_column(sheet, list_top - bottom)
-    first = _columns(sheet.rows, per)
-    # The columns past the first page's two go on pages of their own, at the usual size.
+    first_rows, rest = _split(sheet.rows)
+    per, row = _per_column(first_rows, list_top - bottom)
+    first = _columns(first_rows, per)
+    # What the first page cannot hold goes on pages of its own, at the usual size.
+    overflow = [r for column in first[2:] for r in column]
+    if overflow and rest and rest[0].zone == overflow[-1].zone and not rest[0].quantity:
+        rest = rest[1:]
     later_per = int((_continued_top(top) - MARGIN - 3 * MM) // ROW)
-    rest = [r for column in first[2:] for r in column]
-    later = _columns(rest, later_per) if rest else []
+    later = _columns(overflow + rest, later_per) if overflow or rest else []
     pages = 1 + (len(later) + 1) // 2
     column_w = (width - 2 * MARGIN - GUTTER) / 2
     for i, column in enumerate(first[:2]):
