@@ -7,8 +7,8 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date as Date
 
+from django.utils import timezone
 from reportlab.lib.colors import HexColor, black
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
@@ -183,7 +183,7 @@ def registration_pdf(*, sheets: Sequence[RegistrationSheet], paper: str, base_ur
     c = Canvas(out, pagesize=(width, height), pageCompression=1, initialFontName=SANS)
     c.setTitle("Deck registration sheet" if len(printed) != 1 else printed[0].deck_name)
     c.setCreator("cardsite")
-    today = Date.today().isoformat()
+    today = timezone.localdate().isoformat()
     for sheet in printed:
         _draw_sheet(c, sheet, width, height, today)
     if not printed:
