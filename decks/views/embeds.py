@@ -72,6 +72,8 @@ def oembed(request: HttpRequest) -> HttpResponse:
         return _plain(404, "No public card or deck page of this site at that url.")
     response = JsonResponse(answer)
     response["Cache-Control"] = f"public, max-age={EMBED_MAX_AGE}"
+    # Consumers may read it from a browser: it says only what a public page does.
+    response["Access-Control-Allow-Origin"] = "*"
     return response
 
 
