@@ -1,8 +1,9 @@
 """Embedding cards and decks in other sites: the embed pages' sizes, headers and snippets, and
 the oEmbed discovery link (docs/pages/embedding.md, docs/api/oembed.md).
 
-The embed pages are the only ones another site may frame: each answers with its own policy
-whose frame-ancestors is `*`, and is exempt from the X-Frame-Options every other page sends.
+The embed pages are the only ones another site may frame: their policy's frame-ancestors is
+`*` (the site's policy otherwise), and they are exempt from the X-Frame-Options every other
+page sends.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from functools import wraps
 from typing import Any
 from urllib.parse import urlencode
 
-from django.http import HttpRequest, HttpResponse
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotFound
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.cache import get_conditional_response
@@ -28,12 +30,10 @@ CARD_SIZE = (320, 640)
 DECK_SIZE = (400, 600)
 # How long a browser or a shared cache may keep an embed page or an oEmbed answer, in seconds.
 EMBED_MAX_AGE = 300
-# The embed pages' own policy: the site's, but framable by any site.
-EMBED_POLICY = (
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-    "img-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'self'; "
-    "frame-ancestors *"
-)
+# Where the site's policy is django-csp's (production), the embed pages send it with this
+# one directive replaced; elsewhere, this directive alone.
+FRAME_ANYWHERE = {"frame-ancestors": ["*"]}
+CSP_MIDDLEWARE = "csp.middleware.CSPMiddleware"
 
 View = Callable[..., HttpResponse]
 
@@ -44,8 +44,15 @@ def framable(view: View) -> View:
 
     @wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        response = view(request, *args, **kwargs)
-        response["Content-Security-Policy"] = EMBED_POLICY
+        try:
+            response = view(request, *args, **kwargs)
+        except Http404 as exc:
+            response = HttpResponseNotFound(f"{exc}\n", content_type="text/plain; charset=utf-8")
+        if CSP_MIDDLEWARE in settings.MIDDLEWARE:
+            # Read by django-csp's middleware (csp.decorators.csp_replace sets the same).
+            response._csp_replace = FRAME_ANYWHERE  # type: ignore[attr-defined]
+        else:
+            response["Content-Security-Policy"] = "frame-ancestors *"
         return response
 
     return xframe_options_exempt(wrapped)

@@ -187,6 +187,25 @@ def test_embed_pages_may_be_framed_anywhere_and_are_cached(client, owner, card, 
     assert again.status_code == 304
 
 
+def test_with_the_production_policy_only_embed_pages_may_be_framed(client, owner, card, settings):
+    from cardsite.settings import production
+
+    settings.MIDDLEWARE = production.MIDDLEWARE
+    settings.CONTENT_SECURITY_POLICY = production.CONTENT_SECURITY_POLICY
+    embed = client.get(f"/embed/cards/{card.short_id}/")["Content-Security-Policy"]
+    page = client.get(card.get_absolute_url())["Content-Security-Policy"]
+    assert "frame-ancestors *" in embed
+    assert "script-src 'self'" in embed
+    assert "frame-ancestors 'none'" in page
+
+
+def test_a_missing_embed_is_a_plain_404_that_may_be_framed(client):
+    response = client.get("/embed/decks/nosuchdeck/")
+    assert response.status_code == 404
+    assert response["Content-Security-Policy"] == "frame-ancestors *"
+    assert "X-Frame-Options" not in response
+
+
 def test_other_pages_still_refuse_framing(client, owner, card):
     for path in [card.get_absolute_url(), f"/decks/{make_deck(owner).share_key}/", "/"]:
         response = client.get(path)
