@@ -7,9 +7,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from cardsite.catalogue.models import Card, Game
+from cardsite.catalogue.models import Card
 from decks.public.embeds import URL_MAX_CHARS
-from decks.services import Intake, RequestedCard, deck_create
+from tests.decks.test_export_files import make_deck
 
 pytestmark = pytest.mark.django_db
 
@@ -24,20 +24,6 @@ def owner():
 @pytest.fixture
 def card():
     return Card.objects.filter(card_set__code="ORI-SMP").order_by("number_sort").first()
-
-
-def make_deck(owner, name="Sky Patrol", visibility="public"):
-    cards = Card.objects.filter(card_set__code="ORI-SMP", factions__name="Humans").order_by(
-        "number_sort"
-    )[:4]
-    return deck_create(
-        owner=owner,
-        game=Game.objects.get(slug="conquest-of-orion"),
-        format_slug="constructed",
-        name=name,
-        visibility=visibility,
-        intake=Intake(tuple(RequestedCard(2, None, c.short_id) for c in cards)),
-    )
 
 
 def oembed(client, url, **params):
