@@ -5,6 +5,8 @@ import html
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from cardsite.catalogue.models import Card
@@ -108,6 +110,9 @@ def test_no_url_is_a_400(client):
         "http://testserver/search/?q=x",
         "http://testserver/",
         "http://[broken/",
+        "http://testserver/cards/%00/",
+        "http://testserver/decks/%F0%9F%98%80/",
+        "http://testserver/decks/" + "k" * 1900 + "/",
         "/cards/{id}/",
     ],
 )
@@ -242,3 +247,19 @@ def test_the_card_search_api_may_be_read_cross_origin(client):
     response = client.get("/api/v1/cards/", {"q": "a", "page_size": 1})
     assert response["Access-Control-Allow-Origin"] == "*"
     assert "Access-Control-Allow-Credentials" not in response
+
+
+def test_a_warm_embed_reads_only_the_deck_and_nothing_for_a_card(client, owner, card):
+    deck = make_deck(owner)
+    client.get(f"/embed/decks/{deck.share_key}/")
+    client.get(f"/embed/cards/{card.short_id}/")
+
+    def selects(path):
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(path).status_code == 200
+        return [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT")]
+
+    # The deck is read for its visibility and version; its rendered list comes from the cache.
+    deck_reads = selects(f"/embed/decks/{deck.share_key}/")
+    assert len(deck_reads) == 1 and '"decks_deck"' in deck_reads[0]
+    assert selects(f"/embed/cards/{card.short_id}/") == []
