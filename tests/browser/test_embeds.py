@@ -6,6 +6,7 @@ only a loopback page read a loopback server), so every request to this site is c
 as it would be."""
 
 import json
+import re
 import threading
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -132,3 +133,15 @@ never [[No Such Card Anywhere]].</p>
     preview = page.locator("img[data-autocard-preview]")
     expect(preview).to_be_visible()
     expect(preview).to_have_attribute("src", f"{site}/cards/{cards[0].short_id}/face.png")
+
+
+def test_the_embed_box_on_a_deck_page_gives_the_iframe_and_autocard_snippets(site, page, embedded):
+    deck, _ = embedded
+    page.goto(site + deck.get_absolute_url())
+    page.get_by_text("Embed", exact=True).click()
+    iframe = page.get_by_label("Embed this deck in a web page")
+    expect(iframe).to_be_visible()
+    expect(iframe).to_have_value(re.compile(rf'^<iframe src="{re.escape(site)}/embed/decks/'))
+    autocard = page.locator("#embed-autocard")
+    expect(autocard).to_have_value(re.compile(r'autocard\.js" data-game="conquest-of-orion"'))
+    expect(page.get_by_role("button", name="Copy the embed code")).to_be_visible()
