@@ -86,7 +86,9 @@ def _set(parent: ET.Element, card_set: CardSet) -> None:
     element = ET.SubElement(parent, "set")
     _text(element, "name", card_set.code)
     official = card_set.is_official
-    _text(element, "longname", card_set.name + ("" if official else UNOFFICIAL))
+    # A sample set's own name may say so already ("Unofficial sample set").
+    plain = official or "unofficial" in card_set.name.lower()
+    _text(element, "longname", card_set.name + ("" if plain else UNOFFICIAL))
     _text(element, "settype", "Official" if official else "Unofficial sample")
     if card_set.release_date:
         _text(element, "releasedate", card_set.release_date.isoformat())

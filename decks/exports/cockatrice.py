@@ -46,7 +46,9 @@ def deck_cod(deck: Deck, resolved: ResolvedDeck | None = None, *, source_url: st
     names = _names(deck, {pk for zone in zones.values() for pk in zone})
     root = ET.Element("cockatrice_deck", {"version": COD_VERSION})
     ET.SubElement(root, "deckname").text = deck.name
-    about = f"{deck.game.name} · {deck.format}" + (f"\nFrom {source_url}" if source_url else "")
+    fmt = deck.game.engine.format(deck.format)
+    about = f"{deck.game.name} · {fmt.name if fmt else deck.format}"
+    about += f"\nFrom {source_url}" if source_url else ""
     ET.SubElement(root, "comments").text = (
         f"{deck.description}\n\n{about}" if deck.description else about
     )

@@ -159,7 +159,10 @@ def test_an_uploaded_cod_replaces_the_cards_each_in_the_zone_of_its_type(builder
     response = builder.post(import_url(deck), {"cod_file": upload, "version": deck.version})
     assert response.status_code == 302
     assert sorted(deck.entries.values_list("zone", flat=True)) == ["nest", "sigils"]
-    assert "The zone 'tokens' is left out" in builder.get(response["Location"]).content.decode()
+    assert (
+        "The zone &#x27;tokens&#x27; is left out"
+        in builder.get(response["Location"]).content.decode()
+    )
 
 
 def test_a_printed_name_in_a_cod_finds_that_printing(builder, owner):
