@@ -171,14 +171,16 @@ def intake_code(code: str, engine: GameEngine) -> Intake:
 _PRINTED_NAME = re.compile(r"^(?P<name>.+) \((?P<set>[A-Za-z0-9-]+)\) (?P<number>\S+)$")
 
 
-def intake_cod(text: str, engine: GameEngine) -> Intake:
+def intake_cod(
+    text: str, engine: GameEngine, most: int | None = None, field: str = "cod"
+) -> Intake:
     """A Cockatrice `.cod`: its `main` zone is the deck (each card goes to the zone its type
     belongs in), its `side` zone the planned cards; any other zone (Cockatrice's tokens) is
-    left out, and said so."""
+    left out, and said so. A refusal names `field`, where the file came in."""
     try:
         _, cards = parse_cod(text)
     except CodError as exc:
-        raise InputError("cod", f"That Cockatrice deck file cannot be used: {exc}.") from None
+        raise InputError(field, f"That Cockatrice deck file cannot be used: {exc}.") from None
     deck: list[RequestedCard] = []
     planned: list[RequestedCard] = []
     skipped: set[str] = set()
@@ -209,7 +211,7 @@ def intake_cod(text: str, engine: GameEngine) -> Intake:
         )
         for zone in sorted(skipped)
     )
-    return bounded(Intake(tuple(deck), problems, planned=tuple(planned)), engine, "cod")
+    return bounded(Intake(tuple(deck), problems, planned=tuple(planned)), engine, field, most)
 
 
 def uploaded_cod(upload: Any) -> str:
@@ -234,12 +236,15 @@ def intake_pasted(pasted: str, engine: GameEngine) -> Intake:
 
 
 def intake_posted(data: Mapping[str, Any], most: int | None = None) -> Intake:
-    """A validated API body holding `cards`, `text` or `code` (and its `game`); `most` is
-    the total for a list that is not a deck (see `bounded`)."""
+    """A validated API body holding `cards`, `text` (decklist text or a Cockatrice `.cod`) or
+    `code` (and its `game`); `most` is the total for a list that is not a deck (see
+    `bounded`)."""
     engine = data["game"].engine
     if data.get("code"):
         return intake_code(data["code"], engine)
     if "text" in data:
+        if looks_like_cod(data["text"]):
+            return intake_cod(data["text"], engine, most, field="text")
         return intake_text(data["text"], engine, most)
     return intake_cards(data.get("cards", ()), engine, most)
 

@@ -14,17 +14,12 @@ from rest_framework.test import APIClient
 
 from cardsite.catalogue.cockatrice import Printing, unique_names
 from cardsite.catalogue.models import Card, Game
+from engines import ENGINES
 from tests.cockatrice_shapes import check_card_database, database_names
 
 pytestmark = pytest.mark.django_db
 
-GAMES = [
-    "conquest-alpha-tactics",
-    "conquest-for-the-capital",
-    "conquest-of-fates",
-    "conquest-of-orion",
-    "fate-foretold",
-]
+GAMES = sorted(ENGINES)
 
 
 def export(slug: str, **headers: str):

@@ -230,3 +230,31 @@ def test_the_builder_offers_a_cod_upload_with_its_limit(builder, owner):
     assert 'enctype="multipart/form-data"' in page
     assert 'data-action="import-cod-file"' in page
     assert f"at most {MAX_COD_BYTES // 1024} KB" in page
+
+
+def test_a_cod_posted_to_the_api_as_text_is_read_as_a_deck_file(owner):
+    source = make_deck(owner)
+    text = APIClient().get(f"/api/v1/decks/{source.share_key}/export/?as=cod").content.decode()
+    api = APIClient()
+    api.force_authenticate(owner)
+    body = {"game": "conquest-of-orion", "format": "constructed", "name": "Back", "text": text}
+    response = api.post("/api/v1/decks/", body, format="json")
+    assert response.status_code == 201, response.content
+    copy = Deck.objects.get(share_key=response.json()["id"])
+    assert dict(copy.entries.values_list("card_id", "quantity")) == dict(
+        source.entries.values_list("card_id", "quantity")
+    )
+    assert dict(copy.maybe.values_list("card_id", "quantity")) == dict(
+        source.maybe.values_list("card_id", "quantity")
+    )
+
+
+def test_a_cod_the_api_cannot_read_is_a_400_naming_text():
+    body = {
+        "game": "conquest-of-orion",
+        "format": "constructed",
+        "text": "<?xml version='1.0'?><!DOCTYPE x><cockatrice_deck/>",
+    }
+    response = APIClient().post("/api/v1/decks/validate/", body, format="json")
+    assert response.status_code == 400
+    assert "text" in response.json().get("errors", {}), response.json()
