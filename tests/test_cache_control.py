@@ -109,6 +109,10 @@ def test_every_image_and_files_cache_control_is_well_formed(client, mine, owner,
         f"/api/v1/decks/{public.share_key}/proxies.png": (client, "public"),
         f"/api/v1/decks/{private.share_key}/proxies.png": (mine, "private"),
         f"/decks/{public.share_key}/export.txt": (client, "private"),
+        f"/decks/{public.share_key}/export.cod": (client, "private"),
+        f"/decks/{private.share_key}/export.cod": (mine, "private"),
+        f"/api/v1/decks/{public.share_key}/export/?as=cod": (client, "private"),
+        f"/api/v1/games/{GAME}/export/?as=cockatrice": (client, "public"),
     }
     for url, (reader, scope) in answers.items():
         response = reader.get(url)

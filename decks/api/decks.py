@@ -3,6 +3,8 @@ its history, comparisons and variants are in decks.api.history."""
 
 from __future__ import annotations
 
+from django.http import HttpResponse
+from django.http.response import HttpResponseBase
 from django.urls import reverse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
@@ -37,6 +39,7 @@ from decks.api.serializers import (
     JobSerializer,
     StaleVersionSerializer,
 )
+from decks.exports.cockatrice import deck_cod
 from decks.exports.text import deck_export, export_filename
 from decks.models import DELETED_KEEP_DAYS, Deck
 from decks.reading.selectors import deck_for_reader, decks_listed
@@ -56,7 +59,7 @@ from decks.tts.links import LINK_HOURS
 from decks.views.exports import attachment
 from decks.views.tts import drawing_budgets
 
-EXPORT_KINDS = ("text", "json", "code", "tts")
+EXPORT_KINDS = ("text", "json", "code", "tts", "cod")
 
 
 def _if_match_version(request: Request, deck: Deck) -> tuple[int | None, bool]:
@@ -260,8 +263,13 @@ class DeckViewSet(DeckHistoryActions, viewsets.ViewSet):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(
-        summary="Export a deck as text, JSON, a deck code or a Tabletop Simulator object",
+        summary="Export a deck as text, JSON, a deck code, a Tabletop Simulator object or a "
+        "Cockatrice deck",
         description=(
+            "`as=cod` answers a Cockatrice deck file (`cockatrice_deck`, XML) as an attachment "
+            "named after the deck: the deck's cards in zone `main`, its planned cards in "
+            "`side`, each named as the game's Cockatrice card database "
+            "(`/api/v1/games/{slug}/export/?as=cockatrice`) names it. "
             "`as=tts` answers the Tabletop Simulator saved object itself (a file for TTS's "
             "Saved Objects folder), as an attachment named after the deck; a private deck's "
             f"sheet links in it are signed and work for {LINK_HOURS} hours. It is answered "
@@ -276,11 +284,14 @@ class DeckViewSet(DeckHistoryActions, viewsets.ViewSet):
                 str,
                 OpenApiParameter.HEADER,
                 response=[200],
-                description="With as=tts: an attachment named after the deck.",
+                description="With as=tts or as=cod: an attachment named after the deck.",
             ),
         ],
         responses={
-            200: OpenApiTypes.OBJECT,
+            (200, "application/json"): OpenApiTypes.OBJECT,
+            (200, "application/xml"): OpenApiResponse(
+                OpenApiTypes.STR, description="With as=cod: the Cockatrice deck file."
+            ),
             429: OpenApiResponse(
                 description="A rate reached, or (code `drawing`) with as=tts: its image sheets "
                 "are still being drawn; ask again after Retry-After."
@@ -288,11 +299,24 @@ class DeckViewSet(DeckHistoryActions, viewsets.ViewSet):
         },
     )
     @action(detail=True, methods=["get"])
-    def export(self, request: Request, id: str) -> Response:
+    def export(self, request: Request, id: str) -> HttpResponseBase:
         kind = request.query_params.get("as", "text")
         if kind not in EXPORT_KINDS:
-            raise ValidationError({"as": [f"Export as text, json, code or tts, not {kind!r}."]})
+            raise ValidationError(
+                {"as": [f"Export as text, json, code, tts or cod, not {kind!r}."]}
+            )
         deck = self._readable(request, id)
+        if kind == "cod":
+            body = deck_cod(deck, source_url=request.build_absolute_uri(deck.get_absolute_url()))
+            return HttpResponse(
+                body,
+                content_type="application/xml; charset=utf-8",
+                headers={
+                    "Content-Disposition": attachment(*export_filename(deck, "cod")),
+                    # A private deck's list is its owner's: no shared cache may keep it.
+                    "Cache-Control": "private, no-cache",
+                },
+            )
         if kind == "tts":
             try:
                 save = tts_export(deck=deck, now=timezone.now(), **drawing_budgets(request))

@@ -160,7 +160,8 @@ class DeckInputSerializer(serializers.Serializer):
     text = StrictCharField(
         required=False,
         max_length=100_000,
-        help_text="A decklist in the text format instead of `cards`.",
+        help_text="A decklist in the text format, or a Cockatrice deck file (`.cod` XML: its "
+        "main zone the deck, its side zone the planned cards), instead of `cards`.",
     )
 
     def validate(self, data: dict[str, Any]) -> dict[str, Any]:

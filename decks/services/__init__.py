@@ -9,11 +9,13 @@ from decks.services.intake import (
     Intake,
     RequestedCard,
     intake_cards,
+    intake_cod,
     intake_code,
     intake_deck,
     intake_pasted,
     intake_posted,
     intake_text,
+    uploaded_cod,
 )
 from decks.services.lifecycle import deck_delete, deck_restore, decks_purge
 from decks.services.listing import Standing, standings
@@ -98,6 +100,7 @@ __all__ = [
     "goldfish_work",
     "hand_odds",
     "intake_cards",
+    "intake_cod",
     "intake_code",
     "intake_deck",
     "intake_pasted",
@@ -111,5 +114,6 @@ __all__ = [
     "sample_hand",
     "standings",
     "summary_table",
+    "uploaded_cod",
     "version_annotate",
 ]

@@ -1,16 +1,19 @@
 """Every way a deck arrives, turned into one list of requested cards.
 
-A posted card list, decklist text, a deck code, a saved deck and one quantity change from the
-builder all become an `Intake`: the cards asked for, by id, name or printing, with the line
-each came from, and the lines that could not be read. Nothing here touches the catalogue.
+A posted card list, decklist text, a deck code, a Cockatrice deck file, a saved deck and one
+quantity change from the builder all become an `Intake`: the cards asked for, by id, name or
+printing, with the line each came from, and the lines that could not be read. Nothing here
+touches the catalogue.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from cardsite.cardlists.cod import MAX_COD_BYTES, CodError, cod_bytes, looks_like_cod, parse_cod
 from cardsite.cardlists.decklist import (
     CODE_PREFIX,
     MAX_LINES,
@@ -163,20 +166,85 @@ def intake_code(code: str, engine: GameEngine) -> Intake:
     return bounded(intake, engine, "code")
 
 
+# A Cockatrice name made unique with its printing (cardsite.catalogue.cockatrice):
+# `Name (SET) number`.
+_PRINTED_NAME = re.compile(r"^(?P<name>.+) \((?P<set>[A-Za-z0-9-]+)\) (?P<number>\S+)$")
+
+
+def intake_cod(
+    text: str, engine: GameEngine, most: int | None = None, field: str = "cod"
+) -> Intake:
+    """A Cockatrice `.cod`: its `main` zone is the deck (each card goes to the zone its type
+    belongs in), its `side` zone the planned cards; any other zone (Cockatrice's tokens) is
+    left out, and said so. A refusal names `field`, where the file came in."""
+    try:
+        _, cards = parse_cod(text)
+    except CodError as exc:
+        raise InputError(field, f"That Cockatrice deck file cannot be used: {exc}.") from None
+    deck: list[RequestedCard] = []
+    planned: list[RequestedCard] = []
+    skipped: set[str] = set()
+    for number, card in enumerate(cards, start=1):
+        printed = _PRINTED_NAME.match(card.name)
+        request = RequestedCard(card.quantity, card.name, line=number)
+        if printed:
+            # The name as written wins if a card has it; else the printing it names.
+            request = RequestedCard(
+                card.quantity,
+                printed["name"],
+                set_code=printed["set"],
+                number=printed["number"],
+                line=number,
+                literal=request,
+            )
+        if card.zone == "main":
+            deck.append(request)
+        elif card.zone == "side":
+            planned.append(request)
+        else:
+            skipped.add(card.zone)
+    problems = tuple(
+        Problem(
+            "zone_left_out",
+            Severity.WARNING,
+            f"The zone {zone!r} is left out: a deck file's cards are in main and side.",
+        )
+        for zone in sorted(skipped)
+    )
+    return bounded(Intake(tuple(deck), problems, planned=tuple(planned)), engine, field, most)
+
+
+def uploaded_cod(upload: Any) -> str:
+    """An uploaded `.cod` file's text; past MAX_COD_BYTES no more than the limit and a byte
+    is read, and the answer names the limit."""
+    data = upload.read(MAX_COD_BYTES + 1)
+    try:
+        if (upload.size or 0) > MAX_COD_BYTES:
+            raise CodError(f"a Cockatrice deck file is at most {MAX_COD_BYTES // 1024} KB")
+        return cod_bytes(data)
+    except CodError as exc:
+        raise InputError("cod_file", f"That Cockatrice deck file cannot be used: {exc}.") from None
+
+
 def intake_pasted(pasted: str, engine: GameEngine) -> Intake:
-    """A paste box that takes either a deck code or decklist text."""
+    """A paste box that takes a deck code, a Cockatrice deck file or decklist text."""
     if pasted.strip().startswith(CODE_PREFIX + "."):
         return intake_code(pasted, engine)
+    if looks_like_cod(pasted):
+        return intake_cod(pasted, engine)
     return intake_text(pasted, engine)
 
 
 def intake_posted(data: Mapping[str, Any], most: int | None = None) -> Intake:
-    """A validated API body holding `cards`, `text` or `code` (and its `game`); `most` is
-    the total for a list that is not a deck (see `bounded`)."""
+    """A validated API body holding `cards`, `text` (decklist text or a Cockatrice `.cod`) or
+    `code` (and its `game`); `most` is the total for a list that is not a deck (see
+    `bounded`)."""
     engine = data["game"].engine
     if data.get("code"):
         return intake_code(data["code"], engine)
     if "text" in data:
+        if looks_like_cod(data["text"]):
+            return intake_cod(data["text"], engine, most, field="text")
         return intake_text(data["text"], engine, most)
     return intake_cards(data.get("cards", ()), engine, most)
 

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 
 from cardsite.accounts import signed_in
 from cardsite.api.errors import as_form_error
+from cardsite.cardlists.cod import MAX_COD_BYTES
 from cardsite.catalogue.models import Game
 from decks.models import Deck
 from decks.reading.editing import deck_for_edit
@@ -34,7 +35,9 @@ from decks.services import (
     deck_set_quantity,
     deck_undo,
     deck_update,
+    intake_cod,
     intake_pasted,
+    uploaded_cod,
 )
 from decks.services.history import MAYBE, NOTE_MAX, VersionNotFound
 from decks.services.write import MAX_MAYBE
@@ -221,7 +224,9 @@ def deck_edit(request: HttpRequest, deck_id: str) -> HttpResponse:
     results = results_context(
         deck, choices, cards, panel["in_deck"], panel["planned_counts"], csrf=csrf_input(request)
     )
-    context.update(panel, **results, filters=pool_filters(deck, choices))
+    context.update(
+        panel, **results, filters=pool_filters(deck, choices), cod_max_kb=MAX_COD_BYTES // 1024
+    )
     return render(request, "decks/edit.html", context, status=status)
 
 
@@ -323,16 +328,23 @@ def deck_edit_settings(request: HttpRequest, deck_id: str) -> HttpResponse:
 @login_required
 @require_POST
 def deck_import(request: HttpRequest, deck_id: str) -> HttpResponse:
-    """Replace the deck's cards with a pasted text decklist or deck code; undo sends the
-    planned cards too (`maybe`)."""
+    """Replace the deck's cards with a pasted text decklist, deck code or Cockatrice deck
+    file, or an uploaded `.cod` file; undo sends the planned cards too (`maybe`)."""
     deck = owned_or_404(request, deck_id)
+    upload = request.FILES.get("cod_file")
     try:
-        intake = intake_pasted(request.POST.get("decklist", ""), deck.game.engine)
+        if upload is not None:
+            intake = intake_cod(uploaded_cod(upload), deck.game.engine)
+        else:
+            intake = intake_pasted(request.POST.get("decklist", ""), deck.game.engine)
         planned = planned_in(request)
     except InputError as exc:
         return _panel_or_back(request, deck, as_form_error(exc), status=400)
     # A sideboard found by a blank line is said so, not left to be found among the plan.
-    notice = " ".join(p.message for p in intake.problems if p.code == "read_as_sideboard")
+    # So is a .cod zone left out (Cockatrice's tokens).
+    notice = " ".join(
+        p.message for p in intake.problems if p.code in ("read_as_sideboard", "zone_left_out")
+    )
     return _write(request, deck, deck_update, notice, changes={}, intake=intake, maybe=planned)
 
 

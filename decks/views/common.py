@@ -42,6 +42,7 @@ def export_context(deck: Deck, resolved: ResolvedDeck | None = None) -> dict[str
             "text": deck_text(deck, resolved),
             "code": deck_code(deck, resolved),
             "txt_url": reverse("decks:export-file", args=[deck.share_key, "txt"]),
+            "cod_url": reverse("decks:export-file", args=[deck.share_key, "cod"]),
             "json_url": reverse("decks:export-file", args=[deck.share_key, "json"]),
             # Signed for a private deck: the file's sheet links must work outside the site.
             "tts_url": tts_file_path(deck, timezone.now()),

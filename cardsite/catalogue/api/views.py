@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.http.response import HttpResponseBase
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
@@ -14,6 +15,7 @@ from drf_spectacular.utils import (
 )
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -21,6 +23,7 @@ from cardsite.api.fields import GAME_SLUG_PARAMETER, GAME_SLUGS
 from cardsite.api.pagination import SearchPagination
 from cardsite.api.schema import ErrorSerializer
 from cardsite.catalogue import selectors
+from cardsite.catalogue.api.cockatrice import EXPORT_AS, cockatrice_response
 from cardsite.catalogue.api.filters import CardFilter, SetFilter
 from cardsite.catalogue.api.serializers import (
     CardSerializer,
@@ -38,6 +41,7 @@ from cardsite.catalogue.api.shared import (
     shared_answer,
     shared_read,
 )
+from cardsite.catalogue.cockatrice import game_named
 from cardsite.catalogue.models import Card, CardSet, Game
 from cardsite.catalogue.search import meant, names
 from cardsite.catalogue.search.dropped import Dropped
@@ -72,6 +76,48 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponseBase:
         read = partial(super().retrieve, request, *args, **kwargs)
         return shared_read(request, self, read, name="game", values=[kwargs["slug"]])
+
+    @extend_schema(
+        summary="A game's cards as a Cockatrice card database (XML)",
+        description=(
+            "`as=cockatrice`: every card of the game as a Cockatrice card database "
+            "(`cockatrice_carddatabase` version 4): its sets, then each card with its text, "
+            "its type, factions and stats under `prop`, its set, number, rarity and face image "
+            "(`picurl`). A name several cards share is written `Name (SET) number` for each, "
+            "as a `.cod` export names them. Unofficial sample cards say so in a `prop` and "
+            "their set's long name. Validated by its ETag: the catalogue's version."
+        ),
+        parameters=[
+            GAME_SLUG_PARAMETER,
+            OpenApiParameter("as", str, enum=[*EXPORT_AS], required=True),
+            OpenApiParameter(
+                "Content-Disposition",
+                str,
+                OpenApiParameter.HEADER,
+                response=[200],
+                description="An attachment named `<game>-cockatrice.xml`.",
+            ),
+        ],
+        responses={
+            (200, "application/xml"): OpenApiResponse(
+                OpenApiTypes.STR, description="The card database."
+            ),
+            304: OpenApiResponse(description="Not modified"),
+            400: OpenApiResponse(description="`as` is not cockatrice."),
+            404: OpenApiResponse(description="No such game."),
+        },
+    )
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def export(self, request: Request, slug: str) -> HttpResponseBase:
+        kind = request.query_params.get("as", "")
+        if kind not in EXPORT_AS:
+            raise serializers.ValidationError(
+                {"as": [f"A game is exported as {', '.join(EXPORT_AS)}, not {kind!r}."]}
+            )
+        game = game_named(slug)
+        if game is None:
+            raise NotFound(f"No game {slug!r}.")
+        return cockatrice_response(request, game)
 
     def get_queryset(self) -> QuerySet[Game]:
         if self.action == "retrieve":

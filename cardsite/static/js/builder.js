@@ -320,7 +320,7 @@
   // own forms here too (window.cardsiteBuilder.submit).
   function submit(form, submitter) {
     const values = Object.fromEntries(new FormData(form, submitter));
-    for (const key of ["csrfmiddlewaretoken", "version", "anchor", "q", "group", "view"]) {
+    for (const key of ["csrfmiddlewaretoken", "version", "anchor", "q", "group", "view", "cod_file"]) {
       delete values[key];
     }
     // getAttribute: the buttons named "action" shadow form.action; a button may post
@@ -340,6 +340,8 @@
   document.addEventListener("submit", (event) => {
     const form = event.target;
     if (!form.dataset?.edit || !form.closest("#builder, #pool")) return;
+    // A chosen file goes as the browser sends it, a multipart post; the page then reloads.
+    if ([...form.querySelectorAll("input[type=file]")].some((input) => input.files.length)) return;
     event.preventDefault();
     submit(form, event.submitter);
   });
