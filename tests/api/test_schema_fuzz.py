@@ -145,14 +145,22 @@ def _with_real_examples(served):
     return fuzzed
 
 
+# What a valid id or number of these paths looks like (their schema's patterns).
+VALID_PATH_VALUE = re.compile(r"[A-Za-z0-9_-]+")
+
+
 def flatmap_path_parameters(context, parameters):
-    """Half the time, swap in a value that names a real deck, card or job (games are an enum)."""
+    """Half the time, swap in a value that names a real deck, card or job (games are an enum).
+    Only over a value that was valid already: a case generated to break the path's pattern
+    stays broken, or schemathesis, still counting it as invalid, would hold the answer to its
+    real value against it (with an unknown query parameter, a 200 that "accepted" it)."""
     path = context.operation.path
     real = [
         {**parameters, name: value}
         for prefix, values in REAL_PATH_VALUES.items()
         if path.startswith(prefix)
         for name, choices in values.items()
+        if VALID_PATH_VALUE.fullmatch(str(parameters.get(name, "")))
         for value in choices
     ]
     return st.one_of(st.just(parameters), st.sampled_from(real)) if real else st.just(parameters)
