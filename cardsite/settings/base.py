@@ -69,6 +69,8 @@ INSTALLED_APPS = [
     "cardsite.collection",
     "cardsite.contributions",
     "decks",
+    # Events take decks' locked versions: above decks, and nothing below imports it.
+    "cardsite.events",
 ]
 
 MIDDLEWARE = [
