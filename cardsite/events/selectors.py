@@ -17,7 +17,7 @@ from cardsite.events.models import Event, Registration
 from cardsite.events.services import locked_legality
 from decks.models import Deck
 from decks.services import game_snapshot
-from decks.services.history import state_at
+from decks.services.history import DeckState, state_at
 from engines.rules import Problem
 
 # A locked list's legality is checked once per catalogue version, then read from the cache.
@@ -87,9 +87,8 @@ def may_list(event: Event, user: Any) -> bool:
     return event.published or getattr(user, "is_authenticated", False)
 
 
-def _lines(event: Event, registration: Registration) -> tuple[ListLine, ...]:
+def _lines(event: Event, state: DeckState) -> tuple[ListLine, ...]:
     snap = game_snapshot(event.game.slug)
-    state = state_at(registration.deck, registration.version)
     lines = []
     for (short_id, zone), quantity in state.deck_cards().items():
         card = snap.cards.get(short_id)
@@ -106,14 +105,15 @@ def _lines(event: Event, registration: Registration) -> tuple[ListLine, ...]:
     return tuple(sorted(lines, key=lambda line: (line.zone, line.name)))
 
 
-def _legality(event: Event, registration: Registration) -> tuple[bool, tuple[Problem, ...]]:
+def _legality(
+    event: Event, registration: Registration, state: DeckState
+) -> tuple[bool, tuple[Problem, ...]]:
     key = (
         f"event-list-legal:{event.pk}:{event.format}:{registration.deck_id}:"
         f"{registration.version}:{catalogue_version()}"
     )
     found: tuple[bool, tuple[Problem, ...]] | None = cache.get(key)
     if found is None:
-        state = state_at(registration.deck, registration.version)
         result = locked_legality(event.game, event.format, state)
         found = (result.legal, result.problems)
         cache.set(key, found, LEGALITY_SECONDS)
@@ -133,16 +133,18 @@ def registered_lists(*, event: Event, user: Any) -> list[RegisteredList]:
         deck = registration.deck
         own = registration.player_id == viewer
         readable = organiser or own or deck.visibility != Deck.Visibility.PRIVATE
-        legal, problems = _legality(event, registration) if readable else (None, ())
+        state = state_at(deck, registration.version) if readable else None
+        legal, problems = _legality(event, registration, state) if state else (None, ())
         public = deck.visibility == Deck.Visibility.PUBLIC and deck.deleted_at is None
         out.append(
             RegisteredList(
                 registration=registration,
                 player=registration.player.get_username(),
-                deck_name=deck.name if readable else "",
+                # The name it had at the locked version, as its cards.
+                deck_name=str(state.settings.get("name") or deck.name) if state else "",
                 version=registration.version,
                 rank=registration.rank,
-                cards=_lines(event, registration) if readable else None,
+                cards=_lines(event, state) if state else None,
                 legal=legal,
                 problems=problems,
                 version_url=reverse(
