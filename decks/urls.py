@@ -38,6 +38,11 @@ urlpatterns = [
     path("decks/<str:deck_id>/proxies.pdf", views.deck_proxies, name="proxies"),
     path("decks/<str:deck_id>/proxies/", views.deck_proxies_form, name="proxies-form"),
     path(
+        "decks/<str:deck_id>/registration.pdf",
+        views.deck_registration_pdf,
+        name="registration",
+    ),
+    path(
         "decks/<str:deck_id>/proxies-preview.png",
         views.deck_proxies_preview,
         name="proxies-preview",

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.core.paginator import Page, Paginator
 from django.db.models import OuterRef, Subquery
+from django.urls import reverse
 
 from decks.history.diff import CardLine, card_line
 from decks.history.reads import (
@@ -78,6 +79,14 @@ def page_of(deck: Deck, number: int) -> int:
     edits leave gaps in the kept numbers (one indexed count)."""
     newer = DeckVersion.objects.filter(deck=deck, number__gt=number).count()
     return newer // PER_PAGE + 1
+
+
+def version_url(deck: Deck, number: int | None = None) -> str:
+    """The deck's History tab (a path), or, given a number, that version on its page."""
+    url = reverse("decks:history", args=[deck.share_key])
+    if number is None:
+        return url
+    return f"{url}?page={page_of(deck, number)}#version-{number}"
 
 
 @dataclass(frozen=True)

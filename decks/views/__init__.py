@@ -27,6 +27,7 @@ from decks.views.pages import deck_detail, deck_proxies
 from decks.views.playtest import deck_playtest
 from decks.views.printing import calibration_pdf, printing_profile
 from decks.views.proxies import deck_proxies_form, deck_proxies_preview
+from decks.views.registration import deck_registration_pdf
 from decks.views.tts import deck_tts_file, deck_tts_sheet
 from decks.views.variants import deck_variants
 
@@ -54,6 +55,7 @@ __all__ = [
     "deck_proxies",
     "deck_proxies_form",
     "deck_proxies_preview",
+    "deck_registration_pdf",
     "deck_redo_view",
     "deck_restore_view",
     "deck_revert_view",

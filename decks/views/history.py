@@ -9,12 +9,18 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from cardsite.accounts import signed_in
 from cardsite.api.errors import as_form_error
-from decks.history.pages import history_page, page_of, read_number, read_version, side_by_side
+from decks.history.pages import (
+    history_page,
+    page_of,
+    read_number,
+    read_version,
+    side_by_side,
+    version_url,
+)
 from decks.models import Deck
 from decks.services import DeckConflict, DeckContentError, deck_revert, version_annotate
 from decks.services.history import NOTE_MAX, VersionNotFound
@@ -25,13 +31,6 @@ from decks.views.common import (
     version_in,
 )
 from engines.errors import InputError
-
-
-def _history_url(deck: Deck, number: int | None = None) -> str:
-    url = reverse("decks:history", args=[deck.share_key])
-    if number is None:
-        return url
-    return f"{url}?page={page_of(deck, number)}#version-{number}"
 
 
 def _history(
@@ -104,11 +103,11 @@ def deck_revert_view(request: HttpRequest, deck_id: str) -> HttpResponse:
             f"Nothing was reverted: the deck changed since this page was loaded (it is now at "
             f"version {exc.current}). Here it is as it is now.",
         )
-        return redirect(_history_url(deck))
+        return redirect(version_url(deck))
     except DeckContentError as exc:
         gone = " ".join(p.message for p in exc.problems)
         messages.error(request, f"Version {number} cannot be brought back: {gone}")
-        return redirect(_history_url(deck))
+        return redirect(version_url(deck))
     if reverted.version == before:
         messages.info(
             request, f"Version {number} is the same as the current version: nothing to revert."
@@ -117,7 +116,7 @@ def deck_revert_view(request: HttpRequest, deck_id: str) -> HttpResponse:
         messages.success(
             request, f"Reverted to version {number}: this is version {reverted.version}."
         )
-    return redirect(_history_url(reverted))
+    return redirect(version_url(reverted))
 
 
 @login_required
@@ -144,4 +143,4 @@ def version_note_view(request: HttpRequest, deck_id: str, number: str) -> HttpRe
     except VersionNotFound as exc:
         raise Http404("No such version of this deck.") from exc
     messages.success(request, f"Note saved on version {wanted}.")
-    return redirect(_history_url(deck, wanted))
+    return redirect(version_url(deck, wanted))
