@@ -177,3 +177,12 @@ def decks_to_register(*, event: Event, user: Any) -> list[tuple[str, str]]:
         return []
     decks = Deck.objects.filter(owner_id=user.id, game_id=event.game_id, deleted_at__isnull=True)
     return list(decks.order_by("name", "id").values_list("share_key", "name")[:DECKS_OFFERED])
+
+
+def registrations_sorted(*, event: Event, player: str | None = None) -> list[Registration]:
+    """The event's registrations by player (one player's, if named), for the organiser's
+    sheets: the caller has checked the reader is the organiser."""
+    rows = Registration.objects.filter(event=event).select_related("player", "deck", "deck__game")
+    if player is not None:
+        rows = rows.filter(player__username=player)
+    return list(rows.order_by("player__username", "id"))

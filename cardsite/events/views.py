@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from cardsite.accounts import signed_in
 from cardsite.api.errors import as_form_error
@@ -22,6 +22,7 @@ from cardsite.events.selectors import (
     events_of,
     registered_lists,
     registration_of,
+    registrations_sorted,
     standings_of,
 )
 from cardsite.events.services import (
@@ -38,8 +39,12 @@ from cardsite.events.services import (
     registration_submit,
     standings_set,
 )
+from cardsite.limits import spend
+from decks.exports.registration import RegistrationSheet, SheetHeader, registration_pdf
+from decks.proxies import PAPERS
 from decks.reading.selectors import deck_for_reader
 from decks.views.common import ascii_number
+from decks.views.exports import attachment
 from engines.errors import InputError
 
 # A date and time as a form sends it ("2026-11-27T10:00"), with room for seconds.
@@ -218,3 +223,44 @@ def event_publish_view(request: HttpRequest, key: str) -> HttpResponse:
     except InputError as exc:
         return _organiser_page(request, event, status=400, publish_error=as_form_error(exc))
     return redirect("events:event", event.key)
+
+
+def _sheets_pdf(request: HttpRequest, event: Event, player: str | None) -> HttpResponse:
+    paper = request.GET.get("paper", "a4")[:10].lower()
+    if paper not in PAPERS:
+        return HttpResponse(
+            f"paper must be {' or '.join(PAPERS)}.\n", status=400, content_type="text/plain"
+        )
+    rows = registrations_sorted(event=event, player=player)
+    if player is not None and not rows:
+        raise Http404("No such player in this event.")
+    spend(request, "proxies")
+    day = event.starts_at.date().isoformat()
+    sheets = [
+        RegistrationSheet(
+            deck=r.deck,
+            version=r.version,
+            header=SheetHeader(event.name, day, r.player.get_username(), str(r.player.pk)),
+        )
+        for r in rows
+    ]
+    pdf = registration_pdf(sheets=sheets, paper=paper, base_url=request.build_absolute_uri("/"))
+    response = HttpResponse(pdf, content_type="application/pdf")
+    name = f"{event.key}-{player or 'all'}-registration.pdf"
+    response["Content-Disposition"] = attachment(name, name)
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@login_required
+@require_safe
+def event_sheets(request: HttpRequest, key: str) -> HttpResponse:
+    """Every registration sheet in one PDF, sorted by player: the organiser's."""
+    return _sheets_pdf(request, _organised(request, key), None)
+
+
+@login_required
+@require_safe
+def event_sheet(request: HttpRequest, key: str, player: str) -> HttpResponse:
+    """One player's registration sheet: the organiser's."""
+    return _sheets_pdf(request, _organised(request, key), player[:150])
