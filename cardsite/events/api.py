@@ -28,6 +28,7 @@ from cardsite.events.services import (
     registration_submit,
     standings_set,
 )
+from cardsite.limits import spend
 from decks.api.serializers import FORMAT_SLUGS
 from decks.reading.selectors import deck_for_reader
 from decks.services import problem_json
@@ -64,22 +65,27 @@ CARD_LINE = inline_serializer(
         "sample": serializers.BooleanField(help_text="An unofficial sample card."),
     },
 )
-REGISTRATION_FIELDS = {
-    "player": serializers.CharField(),
-    "deck": serializers.CharField(allow_null=True, help_text="The deck's name."),
-    "version": serializers.IntegerField(help_text="The deck's version, locked at registering."),
-    "rank": serializers.IntegerField(allow_null=True),
-    "cards": serializers.ListField(
+
+
+class RegistrationRecordSerializer(serializers.Serializer):
+    """A registered list, as a reader may see it."""
+
+    player = serializers.CharField()
+    deck = serializers.CharField(allow_null=True, help_text="The deck's name.")
+    version = serializers.IntegerField(help_text="The deck's version, locked at registering.")
+    rank = serializers.IntegerField(allow_null=True)
+    cards = serializers.ListField(
         child=CARD_LINE, allow_null=True, help_text="Null: a private deck's list."
-    ),
-    "legal": serializers.BooleanField(allow_null=True),
-    "problems": serializers.ListField(child=serializers.DictField()),
-    "version_url": serializers.CharField(
+    )
+    legal = serializers.BooleanField(allow_null=True)
+    problems = serializers.ListField(child=serializers.DictField())
+    version_url = serializers.CharField(
         allow_null=True, help_text="The registered version in this API (public decks)."
-    ),
-}
-REGISTRATION = inline_serializer("Registration", REGISTRATION_FIELDS)
-REGISTRATIONS = inline_serializer("Registration", REGISTRATION_FIELDS, many=True)
+    )
+
+
+REGISTRATION = RegistrationRecordSerializer
+REGISTRATIONS = RegistrationRecordSerializer(many=True)
 REFUSED = inline_serializer(
     "RegistrationRefused",
     {
@@ -134,6 +140,7 @@ class EventsView(APIView):
         body = EventWriteSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = body.validated_data
+        spend(request, "events")
         event = event_create(
             organiser=request.user,
             game=data["game"],

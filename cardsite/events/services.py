@@ -13,7 +13,6 @@ from django.utils import timezone
 
 from cardsite.catalogue.models import Game
 from cardsite.events.models import Event, Registration
-from cardsite.limits import LimitReached
 from decks.history.diff import Diff, diff_states
 from decks.models import Deck, DeckVersion
 from decks.services import CheckResult, check, format_for, game_snapshot, intake_pasted, resolve
@@ -22,9 +21,6 @@ from decks.services.resolve import ResolvedDeck
 from engines.errors import InputError
 from engines.rules import Problem
 
-# Events one organiser may create in 24 hours: enough for a store's busiest day, and a
-# ceiling on what one account can fill the public list with.
-EVENTS_PER_DAY = 10
 # Players one event takes: the largest open events of the games here, with room to spare.
 MAX_PLAYERS = 512
 # An event's name, as a deck's.
@@ -83,27 +79,17 @@ def event_create(
     _times(starts_at, deadline, now)
     if visibility not in Event.Visibility.values:
         raise InputError("visibility", "An event is public or unlisted.")
-    with transaction.atomic():
-        # The organiser's row, locked, so two creations at once both count each other.
-        User.objects.select_for_update().filter(pk=organiser.pk).first()
-        recent = Event.objects.filter(
-            organiser=organiser, created_at__gte=now - timedelta(days=1)
-        ).count()
-        if recent >= EVENTS_PER_DAY:
-            raise LimitReached(
-                code="events_per_day",
-                message=f"You have created {EVENTS_PER_DAY} events in the last 24 hours, the "
-                "most one organiser may: try again tomorrow.",
-            )
-        return Event.objects.create(
-            organiser=organiser,
-            game=game,
-            format=format_slug,
-            name=name,
-            starts_at=starts_at,
-            deadline=deadline,
-            visibility=visibility,
-        )
+    # How many events one organiser creates a day is the "events" throttle's, counted by the
+    # views (cardsite.limits.spend) as every other per-client budget is.
+    return Event.objects.create(
+        organiser=organiser,
+        game=game,
+        format=format_slug,
+        name=name,
+        starts_at=starts_at,
+        deadline=deadline,
+        visibility=visibility,
+    )
 
 
 def _organised(event: Event, user: User) -> None:

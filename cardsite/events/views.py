@@ -102,6 +102,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
     try:
         if game is None:
             raise InputError("game_format", "Choose a game and format.")
+        spend(request, "events")
         event = event_create(
             organiser=signed_in(request),
             game=game,
