@@ -40,8 +40,8 @@ def register(user, event_id, deck_id):
     )
 
 
-def registered(user, event_id, visibility="public", faction="Dwarves"):
-    deck = new_deck(user, visibility, faction=faction)
+def registered(user, event_id, visibility="public", faction="Dwarves", **extra):
+    deck = new_deck(user, visibility, faction=faction, **extra)
     response = register(user, event_id, deck["id"])
     assert response.status_code == 201, response.content
     return deck
