@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from cardsite.events.models import Event, Registration
 from tests.decks.test_deck_api import client_for, new_deck
-from tests.events.support import FORMAT, GAME, new_event, player, registered
+from tests.events.support import FORMAT, GAME, player, registered
 
 pytestmark = pytest.mark.django_db
 
@@ -21,16 +21,6 @@ def browser(user=None):
     if user is not None:
         client.force_login(user)
     return client
-
-
-@pytest.fixture
-def organiser():
-    return player("olga")
-
-
-@pytest.fixture
-def event_id(organiser):
-    return new_event(organiser)
 
 
 def test_an_organiser_creates_an_event_from_the_form(organiser):

@@ -17,16 +17,6 @@ from tests.events.support import EVENTS, event_body, new_event, player, register
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def organiser():
-    return player("olga")
-
-
-@pytest.fixture
-def event_id(organiser):
-    return new_event(organiser)
-
-
 def lists_url(event_id):
     return f"{EVENTS}{event_id}/registrations/"
 
