@@ -78,6 +78,9 @@ class PageMeta:
     # A page anyone with the link may read but that is not public (an unlisted deck): kept
     # out of search results.
     noindex: bool = False
+    # Its oEmbed address (cardsite.embeds.oembed_link) where the page can be embedded, for
+    # the discovery <link> consumers look for; "" where it cannot (a private deck).
+    oembed: str = ""
 
 
 class SiteSitemap(Sitemap):

@@ -6,12 +6,14 @@ from django.urls import include, path, re_path
 from cardsite import seo
 from cardsite.api.errors import json_or_html_404
 from cardsite.catalogue.art_views import ART_FOLDER, card_art
+from cardsite.catalogue.embed_views import card_embed
 from cardsite.catalogue.sitemaps import CardSitemap, GameSitemap, SetSitemap
 from cardsite.lockout import LockoutAttemptAdmin
 from cardsite.media import media_file
 from cardsite.theme import set_theme
 from decks.public.sitemaps import PublicDeckSitemap
 from decks.views import password_reset
+from decks.views.embeds import deck_embed, oembed
 
 admin.site.site_header = "cardsite curation"
 admin.site.site_title = "cardsite admin"
@@ -47,6 +49,10 @@ urlpatterns = [
     path("accounts/password_reset/", password_reset, name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("theme/", set_theme, name="theme"),
+    # Embedding in other sites (cardsite/embeds.py): the only pages another site may frame.
+    path("oembed/", oembed, name="oembed"),
+    path("embed/cards/<str:short_id>/", card_embed, name="card-embed"),
+    path("embed/decks/<str:deck_id>/", deck_embed, name="deck-embed"),
     path("", include("cardsite.collection.urls")),
     # Before the catalogue's: its cards/<id>/<slug>/ would take cards/<id>/history/.
     path("", include("cardsite.contributions.urls")),

@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from cardsite.catalogue.faces import LANDSCAPE, PORTRAIT
 from cardsite.catalogue.models import Card, CardSet, Game
+from cardsite.embeds import oembed_link
 from cardsite.seo import DESCRIPTION_CHARS, PageMeta, absolute, trimmed
 
 SAMPLE_CARD = "Unofficial sample card (made up, not from a rulebook)."
@@ -39,14 +40,16 @@ def card_meta(card: Card) -> PageMeta:
     else:
         parts.append(f"A {card.game.name} card, {card.card_set.name} #{card.number}.")
     width, height = LANDSCAPE if card.is_landscape else PORTRAIT
+    canonical = absolute(card.get_absolute_url())
     return PageMeta(
         description=trimmed(" ".join(parts)),
-        canonical=absolute(card.get_absolute_url()),
+        canonical=canonical,
         title=f"{card.name} · {card.game.name}",
         image=absolute(reverse("catalogue:card-face", args=[card.short_id])),
         image_width=width,
         image_height=height,
         image_alt=f"Card face of {card.name}",
+        oembed=oembed_link(canonical),
     )
 
 

@@ -29,6 +29,7 @@ from django.views.decorators.cache import cache_control
 from cardsite.catalogue import bulk, card_parts, history, presenters, selectors
 from cardsite.catalogue.search import examples, meant
 from cardsite.catalogue.versioning import catalogue_version, with_catalogue_version
+from cardsite.embeds import CARD_SIZE, embed_box
 from cardsite.limits import spend, throttle_page
 from cardsite.seo import absolute
 from engines.filters.syntax import QuerySyntaxError
@@ -271,7 +272,8 @@ def card_detail(request: HttpRequest, short_id: str, slug: str | None = None) ->
     # (any catalogue write starts a new one) and kept in the shared cache with that version,
     # which is read beside it: a warm page costs one cache round trip.
     # "v2": entries cached before pages carried their meta are not read.
-    key = f"card-page:v2:{short_id}"
+    # "v3": the page carries its Embed box and oEmbed discovery link.
+    key = f"card-page:v3:{short_id}"
     part_keys = [k for part in card_parts.PARTS for k in part.keys(short_id)]
     version, held = with_catalogue_version(key, *part_keys)
     page = held.get(key)
@@ -298,6 +300,12 @@ def card_detail(request: HttpRequest, short_id: str, slug: str | None = None) ->
             "url": card.get_absolute_url(),
             # Its title (the <title>'s too) and canonical URL: the same for every reader.
             "meta": presenters.card_meta(card),
+            "embed": embed_box(
+                embed_path=reverse("card-embed", args=[card.short_id]),
+                title=card.name,
+                size=CARD_SIZE,
+                game=card.game.slug,
+            ),
             "body": body,
         }
         cache.set(key, page, PAGE_CACHE_SECONDS)
@@ -310,6 +318,7 @@ def card_detail(request: HttpRequest, short_id: str, slug: str | None = None) ->
         # Safe: the body and parts are our own templates' output, escaped when rendered.
         {
             "meta": page["meta"],
+            "embed": page["embed"],
             "body": mark_safe(page["body"]),
             "parts": mark_safe(parts),
         },

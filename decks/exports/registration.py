@@ -7,8 +7,8 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date as Date
 
+from django.utils import timezone
 from reportlab.lib.colors import HexColor, black
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
@@ -62,7 +62,9 @@ class _Row:
     text: str
     quantity: str = ""
     sample: bool = False
-    zone: str = ""  # the zone heading a column repeats when the zone runs over into it
+    # The zone's and the type's names, which a column repeats when a zone runs over into it.
+    zone: str = ""
+    group: str = ""
 
 
 @dataclass(frozen=True)
@@ -118,7 +120,14 @@ def _rows(resolved: ResolvedDeck) -> list[_Row]:
             rows.append(_Row("type", card_type, str(sum(e.quantity for e in group)), zone=label))
             for e in group:
                 rows.append(
-                    _Row("card", e.card.name, str(e.quantity), not e.card.official, zone=label)
+                    _Row(
+                        "card",
+                        e.card.name,
+                        str(e.quantity),
+                        not e.card.official,
+                        zone=label,
+                        group=card_type,
+                    )
                 )
     return rows
 
@@ -174,7 +183,7 @@ def registration_pdf(*, sheets: Sequence[RegistrationSheet], paper: str, base_ur
     c = Canvas(out, pagesize=(width, height), pageCompression=1, initialFontName=SANS)
     c.setTitle("Deck registration sheet" if len(printed) != 1 else printed[0].deck_name)
     c.setCreator("cardsite")
-    today = Date.today().isoformat()
+    today = timezone.localdate().isoformat()
     for sheet in printed:
         _draw_sheet(c, sheet, width, height, today)
     if not printed:
@@ -340,8 +349,7 @@ def _columns(rows: Sequence[_Row], per_column: int) -> list[list[_Row]]:
         if len(column) + needs > per_column:
             column = []
             columns.append(column)
-            if row.kind != "zone":
-                column.append(_continued(row))
+            column.extend(_continued(row))
         column.append(row)
     return columns
 
@@ -358,14 +366,20 @@ def _split(rows: Sequence[_Row]) -> tuple[list[_Row], list[_Row]]:
             while rows[cut - 1].kind != "card":
                 cut -= 1
             rest = list(rows[cut:])
-            if rest[0].kind != "zone":
-                rest.insert(0, _continued(rest[0]))
+            rest[:0] = _continued(rest[0])
             return list(rows[:cut]), rest
     return list(rows), []
 
 
-def _continued(row: _Row) -> _Row:
-    return _Row("zone", f"{row.zone} (continued)", zone=row.zone)
+def _continued(row: _Row) -> list[_Row]:
+    """The headings a column or page starting at `row` repeats: its zone's, and its type's
+    when it starts amid a type."""
+    if row.kind == "zone":
+        return []
+    zone = _Row("zone", f"{row.zone} (continued)", zone=row.zone)
+    if row.kind == "type":
+        return [zone]
+    return [zone, _Row("type", f"{row.group} (continued)", zone=row.zone, group=row.group)]
 
 
 def _per_column(rows: Sequence[_Row], rows_height: float) -> tuple[int, float]:
@@ -400,7 +414,8 @@ def _draw_column(
         elif item.kind == "type":
             c.setFillColor(GREY)
             c.setFont(BOLD, 7.5 * scale)
-            c.drawString(x + QTY_WIDTH, base, f"{item.text} ({item.quantity})")
+            count = f" ({item.quantity})" if item.quantity else ""
+            c.drawString(x + QTY_WIDTH, base, item.text + count)
         else:
             c.setFillColor(black)
             c.setFont(SANS, 8.5 * scale)
@@ -428,8 +443,10 @@ def _draw_sheet(c: Canvas, sheet: _Printed, width: float, height: float, today: 
     first = _columns(first_rows, per)
     # What the first page cannot hold goes on pages of its own, at the usual size.
     overflow = [r for column in first[2:] for r in column]
-    if overflow and rest and rest[0].zone == overflow[-1].zone and not rest[0].quantity:
-        rest = rest[1:]
+    if overflow and rest and rest[0].zone == overflow[-1].zone:
+        # Poured again below, the overflow and the rest are one run: no headings between.
+        while rest[0].kind != "card" and not rest[0].quantity:
+            rest = rest[1:]
     later_per = int((_continued_top(top) - MARGIN - 3 * MM) // ROW)
     later = _columns(overflow + rest, later_per) if overflow or rest else []
     pages = 1 + (len(later) + 1) // 2

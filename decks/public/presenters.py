@@ -11,6 +11,7 @@ from typing import Any
 
 from django.urls import reverse
 
+from cardsite.embeds import oembed_link
 from cardsite.seo import DESCRIPTION_CHARS, PageMeta, absolute, trimmed
 from decks.models import Deck
 from decks.public.og import OG_SIZE
@@ -30,15 +31,19 @@ def deck_meta(*, deck: Deck, resolved: ResolvedDeck, format_name: str, summary: 
     # Kept whole however long the deck's description is.
     note = SAMPLE_CARDS if any(not e.card.official for e in resolved.entries) else ""
     og_image = reverse("decks:og-image", args=[deck.share_key]) + f"?v={deck.version}"
+    canonical = absolute(deck.get_absolute_url())
+    # A private deck has no embed (decks/views/embeds.py): nothing to discover.
+    private = deck.visibility == Deck.Visibility.PRIVATE
     return PageMeta(
         description=trimmed(text, DESCRIPTION_CHARS - len(note)) + note,
-        canonical=absolute(deck.get_absolute_url()),
+        canonical=canonical,
         title=f"{deck.name} · {game}",
         image=absolute(og_image),
         image_width=OG_SIZE[0],
         image_height=OG_SIZE[1],
         image_alt=f"Key cards of the deck {deck.name}, a {game} deck",
         noindex=deck.visibility != Deck.Visibility.PUBLIC,
+        oembed="" if private else oembed_link(canonical),
     )
 
 

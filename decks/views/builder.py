@@ -45,9 +45,9 @@ from decks.views.panel import (
     choices_from,
     panel_changes,
     panel_context,
-    results_context,
 )
 from decks.views.pool import POOL_PAGE, POOL_PAGE_MAX, folded_query, pool_filters
+from decks.views.pool_rows import results_context
 from engines.errors import InputError
 from engines.filters.syntax import QuerySyntaxError
 

@@ -12,7 +12,7 @@ import hashlib
 import json
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from html import escape
@@ -20,13 +20,11 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.urls import reverse
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from cardsite.collection.selectors import own_quantities
 from decks.models import Deck
 from decks.reading.owning import owned_by_short_id
-from decks.reading.pool import PoolCard
 from decks.reading.selectors import PlannedCard, planned_cards
 from decks.services import (
     CheckResult,
@@ -41,7 +39,6 @@ from decks.services.history import UndoState, undo_state
 from decks.services.intake import Intake
 from decks.views.building import builder_collection
 from decks.views.common import export_context
-from decks.views.pool_rows import PageParts, card_markup
 from engines.base import GameEngine
 from engines.rules import Problem
 
@@ -487,82 +484,3 @@ def panel_changes(deck: Deck, choices: Choices, before: Core, after: Core) -> di
 def maybe_code(planned: Iterable[PlannedCard]) -> str:
     """The planned cards as `short_id*quantity` joined by `;` (see builder.planned_in)."""
     return ";".join(f"{p.short_id}*{p.quantity}" for p in planned)
-
-
-def _url_for(name: str, *placeholders: str) -> Callable[..., str]:
-    """reverse() once, with placeholders, then filled in per card: a short id and a slug
-    need no quoting, and reverse() costs more than the rest of a pool row."""
-    pattern = reverse(name, args=placeholders)
-
-    def fill(*values: str) -> str:
-        url = pattern
-        for placeholder, value in zip(placeholders, values, strict=True):
-            url = url.replace(placeholder, value, 1)
-        return url
-
-    return fill
-
-
-def results_context(
-    deck: Deck,
-    choices: Choices,
-    cards: list[PoolCard] | None,
-    in_deck: Mapping[str, int],
-    planned: Mapping[str, int],
-    *,
-    csrf: str,
-) -> dict[str, Any]:
-    """Search results as rows or faces (decks/views/pool_rows.py), each with its key stats,
-    the copies already in the deck and those planned beside it, the copies the owner's own
-    collection holds (one read for all of them, behind its + and - buttons), and the links
-    that switch between the two views. `csrf` is the request's CSRF field, as markup."""
-    engine = deck.game.engine
-    sideways = set(engine.face.landscape_types)
-    results = None
-    if cards is not None:
-        held = own_quantities(owner=deck.owner, card_ids=[c.id for c in cards])
-        card_url = _url_for("catalogue:card", "SHORTID", "SLUG")
-        face_url = _url_for("catalogue:card-face", "SHORTID")
-        own_url = _url_for("collection:step", "SHORTID")
-        parts = PageParts.of(
-            images=choices.view == "images",
-            card_url=reverse("decks:edit-card", args=[deck.share_key]),
-            maybe_url=reverse("decks:edit-maybe", args=[deck.share_key]),
-            builder_next=choices.url(deck),
-            csrf=csrf,
-            fields=format_html(
-                '<input type="hidden" name="q" value="{}"><input type="hidden" name="group" '
-                'value="{}"><input type="hidden" name="view" value="{}">',
-                choices.q,
-                choices.group,
-                choices.view,
-            ),
-        )
-        results = [
-            card_markup(
-                parts,
-                short_id=card.short_id,
-                name=card.name,
-                url=card_url(card.short_id, card.slug),
-                face_url=face_url(card.short_id),
-                own_url=own_url(card.short_id),
-                kind_line=" · ".join([card.type_name or "type not given", *card.faction_names]),
-                is_sample=card.is_sample,
-                community=bool(card.community),
-                stats=stats_html(key_stats(engine, card.stats)),
-                landscape=card.type_name in sideways,
-                in_deck=in_deck.get(card.short_id, 0),
-                planned=planned.get(card.short_id, 0),
-                owned=held.get(card.id, 0),
-            )
-            for card in cards
-        ]
-    return {
-        "results": results,
-        # Where the collection's + and - return to without JavaScript: this search.
-        "builder_next": choices.url(deck),
-        "views": [
-            (value, label, choices.url(deck, view=value), value == choices.view)
-            for value, label in (("list", "List"), ("images", "Images"))
-        ],
-    }

@@ -1,5 +1,5 @@
-"""A pool card's markup (decks/_pool_items.html shows them): its row, or its face, with the
-deck's controls and the owner's collection controls.
+"""The pool's cards as decks/_pool_items.html shows them: each card's row, or its face, with
+the deck's controls and the owner's collection controls (results_context).
 
 Written here rather than in the template: a pool page is sixty cards of thirty values each,
 and Django's template engine spends more on looking up and escaping those values one node
@@ -8,10 +8,19 @@ decks/_pool_items.html before this). Each value is escaped here, once."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from html import escape
+from typing import Any
 
+from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+
+from cardsite.collection.selectors import own_quantities
+from decks.models import Deck
+from decks.reading.pool import PoolCard
+from decks.views.panel import Choices, key_stats, stats_html
 
 SAMPLE_BADGE = (
     ' <span class="badge sample" title="An unofficial sample card: made up, not from a '
@@ -152,3 +161,82 @@ def card_markup(
             fields=parts.fields,
         )
     )
+
+
+def _url_for(name: str, *placeholders: str) -> Callable[..., str]:
+    """reverse() once, with placeholders, then filled in per card: a short id and a slug
+    need no quoting, and reverse() costs more than the rest of a pool row."""
+    pattern = reverse(name, args=placeholders)
+
+    def fill(*values: str) -> str:
+        url = pattern
+        for placeholder, value in zip(placeholders, values, strict=True):
+            url = url.replace(placeholder, value, 1)
+        return url
+
+    return fill
+
+
+def results_context(
+    deck: Deck,
+    choices: Choices,
+    cards: list[PoolCard] | None,
+    in_deck: Mapping[str, int],
+    planned: Mapping[str, int],
+    *,
+    csrf: str,
+) -> dict[str, Any]:
+    """Search results as rows or faces (decks/views/pool_rows.py), each with its key stats,
+    the copies already in the deck and those planned beside it, the copies the owner's own
+    collection holds (one read for all of them, behind its + and - buttons), and the links
+    that switch between the two views. `csrf` is the request's CSRF field, as markup."""
+    engine = deck.game.engine
+    sideways = set(engine.face.landscape_types)
+    results = None
+    if cards is not None:
+        held = own_quantities(owner=deck.owner, card_ids=[c.id for c in cards])
+        card_url = _url_for("catalogue:card", "SHORTID", "SLUG")
+        face_url = _url_for("catalogue:card-face", "SHORTID")
+        own_url = _url_for("collection:step", "SHORTID")
+        parts = PageParts.of(
+            images=choices.view == "images",
+            card_url=reverse("decks:edit-card", args=[deck.share_key]),
+            maybe_url=reverse("decks:edit-maybe", args=[deck.share_key]),
+            builder_next=choices.url(deck),
+            csrf=csrf,
+            fields=format_html(
+                '<input type="hidden" name="q" value="{}"><input type="hidden" name="group" '
+                'value="{}"><input type="hidden" name="view" value="{}">',
+                choices.q,
+                choices.group,
+                choices.view,
+            ),
+        )
+        results = [
+            card_markup(
+                parts,
+                short_id=card.short_id,
+                name=card.name,
+                url=card_url(card.short_id, card.slug),
+                face_url=face_url(card.short_id),
+                own_url=own_url(card.short_id),
+                kind_line=" · ".join([card.type_name or "type not given", *card.faction_names]),
+                is_sample=card.is_sample,
+                community=bool(card.community),
+                stats=stats_html(key_stats(engine, card.stats)),
+                landscape=card.type_name in sideways,
+                in_deck=in_deck.get(card.short_id, 0),
+                planned=planned.get(card.short_id, 0),
+                owned=held.get(card.id, 0),
+            )
+            for card in cards
+        ]
+    return {
+        "results": results,
+        # Where the collection's + and - return to without JavaScript: this search.
+        "builder_next": choices.url(deck),
+        "views": [
+            (value, label, choices.url(deck, view=value), value == choices.view)
+            for value, label in (("list", "List"), ("images", "Images"))
+        ],
+    }

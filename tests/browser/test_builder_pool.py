@@ -106,7 +106,7 @@ def test_a_chip_writes_its_term_into_the_query_box_and_the_pool_follows(server, 
     shoot("chips")
 
 
-def test_the_next_page_is_appended_in_place(server, page, fleet):
+def test_the_next_page_is_appended_in_place(server, page, fleet, shoot):
     deck, _, _ = fleet
     open_builder(page, server, deck)
     navigations = []
@@ -119,9 +119,11 @@ def test_the_next_page_is_appended_in_place(server, page, fleet):
     assert cards.first.get_attribute("data-card") == first
     assert navigations == []
     expect(page.locator("#builder-results a[rel=next]")).to_have_count(1)
-    # The appended cards work like the first ones, from the keyboard too.
+    # Focus, which the link had, goes on where the new cards begin.
     appended = cards.nth(POOL_PAGE)
-    appended.locator("[data-action=add]").focus()
+    expect(appended.locator("[data-action=add]")).to_be_focused()
+    shoot("next-page")
+    # The appended cards work like the first ones, from the keyboard too.
     page.keyboard.press("+")
     expect(appended.locator("[data-in-deck]")).to_have_text("1 in deck")
     expect(page.locator("[data-pool-deck-count]")).to_have_text("3")

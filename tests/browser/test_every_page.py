@@ -135,6 +135,9 @@ PAGES = [
     SitePage("event-published"),
     SitePage("new-event", who="member"),
     SitePage("event-organise", who="member"),
+    # Framed by other sites, not searched: the page it embeds carries the description.
+    SitePage("embed-card", described=False),
+    *(SitePage(f"embed-deck-{slug}", described=False) for slug in GAMES),
 ]
 CASES = [
     pytest.param(state, site_page, id=f"{state}-{site_page.name}")
@@ -238,6 +241,7 @@ def urls(_server: str, django_db_blocker: Any) -> Iterator[dict[str, str]]:
                 maybe={c.short_id: 2 for c in _deck_cards(game)[-2:]},
             )
             found[f"deck-{game.slug}"] = decks[game.slug].get_absolute_url()
+            found[f"embed-deck-{game.slug}"] = f"/embed/decks/{decks[game.slug].share_key}/"
             found[f"goldfish-{game.slug}"] = (
                 f"/decks/{decks[game.slug].share_key}/goldfish/?seed=5&runs=50"
             )
@@ -282,6 +286,7 @@ def urls(_server: str, django_db_blocker: Any) -> Iterator[dict[str, str]]:
         found["deck-diff"] = f"/decks/{storied.share_key}/history/diff/?from=1"
         sample = Card.objects.filter(card_set__is_official=False).order_by("name")[0]
         found["card-sample"] = sample.get_absolute_url()
+        found["embed-card"] = f"/embed/cards/{sample.short_id}/"
         a_set = sample.card_set
         found["set"] = f"/games/{a_set.game.slug}/sets/{a_set.code}/"
         illegal = deck_create(

@@ -91,6 +91,8 @@ def test_private_decks_are_in_no_list_or_search(private_deck, stranger):
         ("get", "/decks/{id}/export.txt"),
         ("get", "/decks/{id}/export.json"),
         ("get", "/decks/{id}/og.png"),
+        ("get", "/embed/decks/{id}/"),
+        ("get", "/oembed/?url=http://testserver/decks/{id}/"),
         ("get", "/decks/{id}/tts.json"),
         ("get", "/decks/{id}/tts.json?expires=99999999999&sig=x"),
         ("get", "/decks/{id}/tts/00000000000000000000.png"),

@@ -222,3 +222,12 @@ def test_the_deck_page_links_to_its_registration_sheet(client):
     page = client.get(deck.get_absolute_url()).content.decode()
     assert f'href="{url(deck)}"' in page
     assert "Registration sheet (PDF)" in page
+
+
+def test_the_second_page_names_the_zone_and_type_it_continues():
+    deck = make_deck(name="Long list", cards=ONE_PAGE_LINES + 1)
+    pdf = registration_pdf(sheets=[RegistrationSheet(deck, 1)], paper="a4", base_url=BASE)
+    second = PdfReader(io.BytesIO(pdf)).pages[1].extract_text()
+    assert "Long list (continued, page 2)" in second
+    assert "(continued)" in second.replace("(continued, page 2)", "")
+    assert "Page 2 of 2" in second

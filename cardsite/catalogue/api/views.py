@@ -184,7 +184,7 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
             *page_values(request, self),
         ]
         searched = bool(query)
-        return shared_answer(
+        response = shared_answer(
             request,
             self,
             name="cards",
@@ -193,6 +193,12 @@ class CardViewSet(viewsets.ReadOnlyModelViewSet):
             seconds=SEARCH_KEEP_SECONDS if searched else KEEP_SECONDS,
             most_bytes=SEARCH_KEEP_BYTES if searched else None,
         )
+        # Read from other sites by autocard.js (docs/pages/embedding.md): the catalogue is
+        # public, and with no Allow-Credentials a browser sends no cookie cross-origin, nor
+        # shows another site an answer it sent one with. This endpoint only: no CORS library
+        # is a dependency, and no other endpoint needs to be read cross-origin.
+        response["Access-Control-Allow-Origin"] = "*"
+        return response
 
     def _list(self, request: Request) -> Answer:
         cards = self.filter_queryset(self.get_queryset())
