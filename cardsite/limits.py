@@ -35,6 +35,7 @@ COUNTED = {
     "password_reset": ("password reset request", "password reset requests"),
     "proposals": ("proposal", "proposals"),
     "proposals_address": ("proposal from one address", "proposals from one address"),
+    "events": ("event created", "events created"),
 }
 PERIODS = {1: "a second", 60: "a minute", 3600: "an hour", 86400: "a day"}
 # Scopes counted per address whoever is signed in: signing up signs the new user in, so a

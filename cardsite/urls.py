@@ -56,6 +56,7 @@ urlpatterns = [
     path("", include("cardsite.collection.urls")),
     # Before the catalogue's: its cards/<id>/<slug>/ would take cards/<id>/history/.
     path("", include("cardsite.contributions.urls")),
+    path("", include("cardsite.events.urls")),
     path("", include("decks.urls")),
     path("", include("cardsite.catalogue.urls")),
     # Card art only, under DEBUG or not; the rest of media/ is never served as files (job

@@ -150,6 +150,28 @@ REFUSALS.update(
         ),
     }
 )
+REFUSALS.update(
+    {
+        "POST /api/v1/events/": (
+            "`format`: one of `game`'s formats.",
+            "`name`: not blank once spaces are removed.",
+            "`deadline`: in the future, and at or before `starts_at`.",
+            "`starts_at`: at most 730 days ahead.",
+        ),
+        "POST /api/v1/events/{id}/registrations/": (
+            "`deck`: the id of one of your own decks, of the event's game; a deck not legal "
+            "in the event's format is a 400 `illegal_deck` naming its problems.",
+            "`deadline`: registration closes at the event's decklist deadline.",
+            "`event`: the event takes at most 512 players, and none once its standings are "
+            "published.",
+        ),
+        "POST /api/v1/events/{id}/standings/": (
+            "`standings`: each player registered in the event and ranked once, each rank from 1 "
+            "to the number of players; none once the standings are published.",
+        ),
+        "POST /api/v1/events/{id}/publish/": ("`event`: not published already.",),
+    }
+)
 HEADING = "**A well-formed request is still a 400 when:**"
 
 

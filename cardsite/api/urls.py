@@ -7,6 +7,7 @@ from cardsite.api.odds import OddsView
 from cardsite.catalogue.api.views import CardViewSet, GameViewSet, SetViewSet
 from cardsite.collection.api.urls import urlpatterns as collection_urls
 from cardsite.contributions.api.urls import urlpatterns as contribution_urls
+from cardsite.events.api import EventsView, PublishView, RegistrationsView, StandingsView
 from decks.api.building import CollectionConflictsView, DeckBuildView, DeckMissingView
 from decks.api.decks import DeckViewSet
 from decks.api.goldfish import GoldfishListView
@@ -50,6 +51,14 @@ urlpatterns = [
     path("jobs/<str:key>/", JobView.as_view(), name="job-detail"),
     path("jobs/<str:key>/result", JobResultView.as_view(), name="job-result"),
     path("odds/", OddsView.as_view(), name="odds"),
+    path("events/", EventsView.as_view(), name="events"),
+    path(
+        "events/<str:id>/registrations/",
+        RegistrationsView.as_view(),
+        name="event-registrations",
+    ),
+    path("events/<str:id>/standings/", StandingsView.as_view(), name="event-standings"),
+    path("events/<str:id>/publish/", PublishView.as_view(), name="event-publish"),
     *collection_urls,
     *contribution_urls,
     path("schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -69,6 +69,8 @@ INSTALLED_APPS = [
     "cardsite.collection",
     "cardsite.contributions",
     "decks",
+    # Events take decks' locked versions: above decks, and nothing below imports it.
+    "cardsite.events",
 ]
 
 MIDDLEWARE = [
@@ -328,6 +330,9 @@ REST_FRAMEWORK = {
         "proposals": env("THROTTLE_PROPOSALS", default="30/hour"),
         "proposals_address": env("THROTTLE_PROPOSALS_ADDRESS", default="60/hour"),
         "password_reset": env("THROTTLE_PASSWORD_RESET", default="5/hour"),
+        # Events created, per organiser: enough for a store's busiest day, and a ceiling on
+        # what one account can fill the public list with.
+        "events": env("THROTTLE_EVENTS", default="10/day"),
     },
     # Rate limits key on the client's address. Without this, DRF believes any X-Forwarded-For
     # a client sends, and anyone could dodge every limit; behind one proxy, set it to 1.
@@ -376,6 +381,9 @@ SPECTACULAR_SETTINGS = {
         "ProposalKindEnum": "cardsite.contributions.models.Proposal.Kind",
         "ProposableKindEnum": "cardsite.contributions.api.serializers.KINDS",
         "SourceKindEnum": "cardsite.contributions.models.Proposal.Source",
+        "EventVisibilityEnum": "cardsite.events.models.Event.Visibility",
+        # A deck's keeps the name it had before events brought a second visibility.
+        "VisibilityEnum": ["private", "unlisted", "public"],
     },
 }
 

@@ -24,7 +24,20 @@ IMPORTS = {"POST /api/v1/collection/import/", "POST /api/v1/collection/import/cs
 PROPOSE = {"POST /api/v1/proposals/", "POST /api/v1/proposals/photo/"}
 APPROVE = "POST /api/v1/proposals/{id}/approve/"
 CARD_FILE = "POST /api/v1/proposals/file/"
+EVENT = "POST /api/v1/events/"
+EVENT_WRITES = {
+    "POST /api/v1/events/{id}/registrations/",
+    "POST /api/v1/events/{id}/standings/",
+    "POST /api/v1/events/{id}/publish/",
+}
 REFUSED_FOR_A_FACT = [
+    # An event's format is its game's, its times are checked against the clock and each
+    # other, and what its players and standings may be depends on earlier requests.
+    ({EVENT}, "format", ".+ has no format "),
+    ({EVENT}, "name", "An event needs a name"),
+    ({EVENT}, "deadline", "The decklist deadline"),
+    ({EVENT}, "starts_at", "An event starts at most"),
+    (EVENT_WRITES, "deck|deadline|event|standings", "."),
     # A proposal's changes are checked by its game's card schema, as the importer checks a
     # card file; which card it names, and its source's kind, decide what else it needs.
     ({*PROPOSE, APPROVE}, r"changes(\..+)?", "."),

@@ -32,6 +32,13 @@ from cardsite.collection.services.pools import pool_create, pool_invite
 from cardsite.collection.services.sharing import collection_share
 from cardsite.contributions.models import Curator, Notification
 from cardsite.contributions.services.proposals import SourceInput, proposal_create
+from cardsite.events.services import (
+    StandingIn,
+    event_create,
+    event_publish,
+    registration_submit,
+    standings_set,
+)
 from decks.models import Deck, Job
 from decks.services import (
     Intake,
@@ -124,6 +131,10 @@ PAGES = [
     # robots.txt keeps crawlers out of /api/, so it needs no description.
     SitePage("api-docs", who="visitor", axe_exclude=("#swagger-ui",), described=False),
     SitePage("not-found", status=404),
+    SitePage("events"),
+    SitePage("event-published"),
+    SitePage("new-event", who="member"),
+    SitePage("event-organise", who="member"),
     # Framed by other sites, not searched: the page it embeds carries the description.
     SitePage("embed-card", described=False),
     *(SitePage(f"embed-deck-{slug}", described=False) for slug in GAMES),
@@ -144,6 +155,42 @@ def _deck_cards(game: Game) -> list[Card]:
         if len(cards) >= 10:
             return cards
     return list(sample[:40])
+
+
+def _events(owner: User) -> dict[str, str]:
+    """Two events the member organises and plays in: one published (its standings and lists),
+    one still open (the organiser's page with a registration, a deck check and the forms)."""
+    game = Game.objects.get(slug="conquest-for-the-capital")
+    cards = Card.objects.filter(card_set__code="CFC-SMP", factions__name="Dwarves")
+    deck = deck_create(
+        owner=owner,
+        game=game,
+        format_slug="faction-deck",
+        name=f"Event deck {LONG_WORD}",
+        visibility="public",
+        intake=Intake(tuple(RequestedCard(1, None, c.short_id) for c in cards)),
+    )
+    now = timezone.now()
+    found = {"events": "/events/", "new-event": "/events/new/"}
+    for name in ("published", "organise"):
+        event = event_create(
+            organiser=owner,
+            game=game,
+            format_slug="faction-deck",
+            name=f"Event {name} {LONG_WORD}",
+            starts_at=now + timedelta(days=2),
+            deadline=now + timedelta(days=1),
+        )
+        registration_submit(event=event, player=owner, deck=deck)
+        if name == "published":
+            standings_set(
+                event=event, organiser=owner, standings=[StandingIn(owner.get_username(), 1)]
+            )
+            event_publish(event=event, organiser=owner)
+            found["event-published"] = event.get_absolute_url()
+        else:
+            found["event-organise"] = f"{event.get_absolute_url()}organise/"
+    return found
 
 
 @pytest.fixture(scope="module")
@@ -341,6 +388,7 @@ def urls(_server: str, django_db_blocker: Any) -> Iterator[dict[str, str]]:
         )
         found["card-with-history"] = storied_card.get_absolute_url()
         found["card-history"] = f"/cards/{storied_card.short_id}/history/"
+        found.update(_events(owner))
     yield found
     with django_db_blocker.unblock():
         CardChange.objects.filter(card=storied_card).delete()
