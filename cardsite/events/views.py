@@ -242,6 +242,7 @@ def _sheets_pdf(request: HttpRequest, event: Event, player: str | None) -> HttpR
             deck=r.deck,
             version=r.version,
             header=SheetHeader(event.name, day, r.player.get_username(), str(r.player.pk)),
+            format_slug=event.format,
         )
         for r in rows
     ]

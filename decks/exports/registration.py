@@ -54,6 +54,8 @@ class RegistrationSheet:
     deck: Deck
     version: int  # the exact deck version printed (not necessarily the latest)
     header: SheetHeader = SheetHeader()
+    # The format its legality is checked in (an event's); the deck's own when blank.
+    format_slug: str = ""
 
 
 @dataclass(frozen=True)
@@ -141,7 +143,7 @@ def _printed(sheet: RegistrationSheet, base_url: str) -> _Printed:
         faction=state.settings.get("faction"),
     )
     rows = _rows(resolved)
-    format_slug = str(state.settings.get("format", ""))
+    format_slug = sheet.format_slug or str(state.settings.get("format", ""))
     problems: tuple[str, ...] = ()
     try:
         result = check(resolved, format_slug)

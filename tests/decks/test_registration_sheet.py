@@ -231,3 +231,21 @@ def test_the_second_page_names_the_zone_and_type_it_continues():
     assert "Long list (continued, page 2)" in second
     assert "(continued)" in second.replace("(continued, page 2)", "")
     assert "Page 2 of 2" in second
+
+
+def test_a_sheet_checks_legality_in_the_format_it_is_given_rather_than_the_decks_own(tmp_path):
+    deck = make_deck(name="Other format", cards=12)
+    own = text_of(
+        registration_pdf(sheets=[RegistrationSheet(deck, deck.version)], paper="a4", base_url=BASE),
+        tmp_path,
+    )
+    limited = text_of(
+        registration_pdf(
+            sheets=[RegistrationSheet(deck, deck.version, format_slug="limited")],
+            paper="a4",
+            base_url=BASE,
+        ),
+        tmp_path,
+    )
+    assert "in Constructed" in own and "in Constructed" not in limited
+    assert "in Limited" in limited
