@@ -46,6 +46,12 @@ class Event(models.Model):
         return reverse("events:event", args=[self.key])
 
     @property
+    def format_name(self) -> str:
+        """The format's name, or its slug if the game no longer has such a format."""
+        fmt = self.game.engine.format(self.format)
+        return fmt.name if fmt else self.format
+
+    @property
     def published(self) -> bool:
         return self.published_at is not None
 

@@ -182,3 +182,14 @@ def test_a_bad_rank_on_the_standings_form_is_refused_naming_the_limit(organiser,
     )
     assert response.status_code == 400
     assert "whole number" in response.content.decode()
+
+
+def test_event_pages_name_the_format_not_its_slug(organiser, event_id):
+    event = Event.objects.get(key=event_id)
+    name = event.game.engine.format(event.format).name
+    assert name != event.format
+    for url in ("/events/", f"/events/{event_id}/"):
+        page = browser().get(url).content.decode()
+        assert name in page and f", {event.format} " not in page
+    organise = browser(organiser).get(f"/events/{event_id}/organise/").content.decode()
+    assert f"{event.game.name}, {name} ·" in organise
