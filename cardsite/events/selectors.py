@@ -15,6 +15,7 @@ from django.urls import reverse
 from cardsite.catalogue.versioning import catalogue_version
 from cardsite.events.models import Event, Registration
 from cardsite.events.services import locked_legality
+from decks.history.pages import version_url
 from decks.models import Deck
 from decks.services import game_snapshot
 from decks.services.history import DeckState, state_at
@@ -77,9 +78,10 @@ class RegisteredList:
     cards: tuple[ListLine, ...] | None
     legal: bool | None
     problems: tuple[Problem, ...]
-    # The registered version in the API, for a public deck only: an unlisted or private
-    # deck's key is not given to readers it was not given to.
+    # The registered version in the API and on the deck's history page, for a public deck
+    # only: an unlisted or private deck's key is not given to readers it was not given to.
     version_url: str | None
+    version_page: str | None = None
 
 
 def may_list(event: Event, user: Any) -> bool:
@@ -150,6 +152,9 @@ def registered_lists(*, event: Event, user: Any) -> list[RegisteredList]:
                 version_url=reverse(
                     "v1:deck-version", kwargs={"id": deck.share_key, "number": registration.version}
                 )
+                if public and readable
+                else None,
+                version_page=version_url(deck, registration.version)
                 if public and readable
                 else None,
             )

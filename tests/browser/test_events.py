@@ -3,6 +3,7 @@ creates it, three players register their decks, the organiser downloads every sh
 PDF (read back with pdftotext), checks a deck, enters the standings and publishes; a visitor
 then reads the standings with the lists."""
 
+import re
 import subprocess
 from datetime import timedelta
 
@@ -119,5 +120,10 @@ def test_an_event_runs_from_registration_to_published_standings(
     # Cat's deck is private: its list stays the organiser's.
     expect(visitor.get_by_text("shown to the organiser only")).to_be_visible()
     expect(visitor.get_by_role("heading", name="2. event-ann: event-ann Dwarves")).to_be_visible()
-    expect(visitor.get_by_role("link", name="Version 1 of the deck").first).to_be_visible()
+    version = visitor.get_by_role("link", name="Version 1 of the deck").first
+    expect(version).to_be_visible()
+    # To that version on the deck's history page, a page for people (not the API's JSON).
+    expect(version).to_have_attribute(
+        "href", re.compile(r"/decks/[^/]+/history/\?page=\d+#version-1$")
+    )
     visitor.context.close()
