@@ -81,7 +81,7 @@ def test_a_visitor_copies_and_downloads_a_decks_exports(server, page, shoot, sha
     shoot("decklist-copied")
 
     page.get_by_role("button", name="Copy the deck code").click()
-    expect(page.locator(".copy-status")).to_have_text("Copied the deck code.")
+    expect(page.locator("#export .copy-status")).to_have_text("Copied the deck code.")
     assert page.evaluate("navigator.clipboard.readText()") == exports["code"]["code"]
     shoot("code-copied")
 
